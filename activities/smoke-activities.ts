@@ -1,0 +1,11 @@
+/** Activities of the smoke workflow. */
+export interface SmokeActivities {
+  greet(name: string): Promise<string>;
+}
+
+/** Builds the smoke workflow's activities. */
+export function createSmokeActivities(): SmokeActivities {
+  return {
+    greet: async (name) => `Hello, ${name}!`,
+  };
+}

@@ -1,0 +1,16 @@
+import type { SearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+
+const cliTypeNames: Record<SearchAttributeType, string> = {
+  TEXT: 'Text',
+  KEYWORD: 'Keyword',
+  INT: 'Int',
+  DOUBLE: 'Double',
+  BOOL: 'Bool',
+  DATETIME: 'Datetime',
+  KEYWORD_LIST: 'KeywordList',
+};
+
+/** `--search-attribute Name=Type` arguments for `temporal server start-dev`. */
+export function searchAttributeFlags(keys: readonly SearchAttributeKey<SearchAttributeType>[]): string[] {
+  return keys.flatMap((key) => ['--search-attribute', `${key.name}=${cliTypeNames[key.type]}`]);
+}

@@ -1,0 +1,38 @@
+import path from 'node:path';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(__dirname, '../..');
+
+/** Lints `code` as if it were the content of `file` (an existing file, so the type-aware parser knows it). */
+async function lintAs(file: string, code: string): Promise<string[]> {
+  const eslint = new ESLint({ cwd: root });
+  const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
+  return (result?.messages ?? []).filter((message) => message.severity === 2).map((message) => message.ruleId ?? '');
+}
+
+describe('the determinism lint', () => {
+  it('refuses node:fs in a file under workflows/', async () => {
+    const rules = await lintAs(
+      'workflows/smoke-workflow.ts',
+      "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n",
+    );
+    expect(rules).toContain('no-restricted-imports');
+  });
+
+  it('refuses a bare built-in, the clock and randomness in src/rules/', async () => {
+    const code = "import os from 'os';\nexport const x = [os.EOL, Date.now(), Math.random(), new Date()];\n";
+    const rules = await lintAs('src/session/search-attributes.ts', code);
+    expect(rules.filter((rule) => rule === 'no-restricted-imports')).toHaveLength(1);
+    expect(rules.filter((rule) => rule === 'no-restricted-properties')).toHaveLength(2);
+    expect(rules).toContain('no-restricted-syntax');
+  });
+
+  it('allows node:fs outside the deterministic folders', async () => {
+    const rules = await lintAs(
+      'src/devserver/cache-dir.ts',
+      "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n",
+    );
+    expect(rules).not.toContain('no-restricted-imports');
+  });
+});

@@ -1,0 +1,38 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Test tiers: `unit` is pure (no server); `integration` and `replay` share one real Temporal dev
+ * server that `test/harness/global-setup.ts` starts per run; `e2e` drives the CLI and the Temporal
+ * Web UI in a real browser against a server with its UI on.
+ */
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'src/**/*.test.ts'], testTimeout: 20_000 },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.ts', 'test/replay/**/*.test.ts'],
+          globalSetup: ['test/harness/global-setup.ts'],
+          setupFiles: ['test/harness/quiet-worker-logs.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 600_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          globalSetup: ['test/harness/global-setup-with-ui.ts'],
+          setupFiles: ['test/harness/quiet-worker-logs.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 600_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
