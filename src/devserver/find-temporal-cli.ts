@@ -1,9 +1,11 @@
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { buildTemporalCli } from './build-temporal-cli';
 import { toolrailCacheDir } from './cache-dir';
 import { findExecutableOnPath, isExecutableFile } from './find-executable-on-path';
 import { TemporalCliNotFoundError } from './temporal-cli-not-found-error';
 import { TEMPORAL_CLI_VERSION } from './temporal-cli-version';
+import { withDirectoryLock } from './with-directory-lock';
 
 /** Where the `temporal` CLI came from. */
 export type TemporalCliSource = 'TEMPORAL_CLI_PATH' | 'PATH' | 'cache' | 'built';
@@ -56,11 +58,19 @@ export async function findTemporalCli(options: FindTemporalCliOptions = {}): Pro
   const go = findExecutableOnPath('go', env);
   if (go) {
     try {
-      const built = await buildTemporalCli({
-        go,
-        binDirectory: cacheDirectory,
-        ...(options.onProgress ? { onProgress: options.onProgress } : {}),
-      });
+      mkdirSync(path.dirname(cacheDirectory), { recursive: true });
+      const built = await withDirectoryLock(
+        `${cacheDirectory}.lock`,
+        async () =>
+          isExecutableFile(cached)
+            ? cached
+            : buildTemporalCli({
+                go,
+                binDirectory: cacheDirectory,
+                ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+              }),
+        { onWait: () => options.onProgress?.('another process is building the Temporal CLI; waiting for it') },
+      );
       if (isExecutableFile(built)) return { kind: 'executable', path: built, source: 'built' };
       attempts.push(`go install into ${cacheDirectory}: finished but left no binary`);
     } catch (error) {

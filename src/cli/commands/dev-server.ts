@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { findTemporalCli } from '../../devserver/find-temporal-cli';
 import { startDevServer } from '../../devserver/start-dev-server';
 import type { CliCommand } from '../cli-command';
 import { ExitCode } from '../cli-command';
@@ -12,7 +13,8 @@ toolrail's search attributes registered, and runs until Ctrl-C.
   --ui-port N        Web UI port (default 8233)
   --headless         no Web UI
   --db-filename F    persist to this SQLite file (default: in memory)
-  --namespace NS     namespace (default: default)`;
+  --namespace NS     namespace (default: default)
+  --provision-only   find or build the CLI, print its path, and exit`;
 
 /** `toolrail dev-server`: the embedded default server, with its Web UI. */
 export const devServerCommand: CliCommand = {
@@ -26,11 +28,18 @@ export const devServerCommand: CliCommand = {
         headless: { type: 'boolean', default: false },
         'db-filename': { type: 'string' },
         namespace: { type: 'string', default: 'default' },
+        'provision-only': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
     if (values.help) {
       process.stdout.write(usage + '\n');
+      return ExitCode.ok;
+    }
+    const onProgress = (line: string): void => void process.stderr.write(line + '\n');
+    if (values['provision-only']) {
+      const cli = await findTemporalCli({ onProgress });
+      process.stdout.write(cli.kind === 'executable' ? `${cli.path} (from ${cli.source})\n` : `SDK download ${cli.version}\n`);
       return ExitCode.ok;
     }
     const server = await startDevServer({
@@ -39,7 +48,7 @@ export const devServerCommand: CliCommand = {
       uiPort: Number(values['ui-port']),
       namespace: values.namespace,
       ...(values['db-filename'] ? { dbFilename: values['db-filename'] } : {}),
-      onProgress: (line) => process.stderr.write(line + '\n'),
+      onProgress,
     });
     process.stdout.write(`Temporal dev server: ${server.address} (namespace ${server.namespace})\n`);
     if (server.uiAddress) process.stdout.write(`Web UI: ${server.uiAddress}\n`);
