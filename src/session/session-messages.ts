@@ -1,0 +1,43 @@
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { SessionRuleStateView, SessionStatusView, TranscriptEntry } from './session-views';
+
+/** Payload of {@link interruptSignal}. */
+export interface InterruptInput {
+  /** A message to start the next run with, after the interrupt. */
+  message?: string;
+}
+
+/** Payload of {@link userMessageSignal}. */
+export interface UserMessageInput {
+  text: string;
+}
+
+/** Payload of {@link approveToolCallUpdate}. */
+export interface ApproveToolCallInput {
+  callId: string;
+  approved: boolean;
+  reason?: string;
+}
+
+/** Stops the model call and every running `cancel` tool; `block` tools finish first. */
+export const interruptSignal = defineSignal<[InterruptInput]>('interrupt');
+
+/** A user message: starts a run, or waits for the running tools and then starts the next one. */
+export const userMessageSignal = defineSignal<[UserMessageInput]>('userMessage');
+
+/** Ends the session once the current run is over. */
+export const endSessionSignal = defineSignal<[]>('endSession');
+
+/** Approves or denies a call that waits for a human. Rejected (history untouched) for unknown or decided call ids. */
+export const approveToolCallUpdate = defineUpdate<{ callId: string; decision: 'approved' | 'denied' }, [ApproveToolCallInput]>(
+  'approveToolCall',
+);
+
+/** The rule state: visible tools, hidden tools with reasons, counts, sequences, pending approvals, running calls. */
+export const ruleStateQuery = defineQuery<SessionRuleStateView>('ruleState');
+
+/** Everything that happened, turn by turn. */
+export const transcriptQuery = defineQuery<TranscriptEntry[]>('transcript');
+
+/** Status, counters and why the last run ended. */
+export const statusQuery = defineQuery<SessionStatusView>('status');

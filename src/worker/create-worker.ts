@@ -1,0 +1,68 @@
+import os from 'node:os';
+import path from 'node:path';
+import { Worker } from '@temporalio/worker';
+import type { NativeConnection, WorkerOptions, WorkflowBundle } from '@temporalio/worker';
+import { createSessionActivities } from '../../activities/create-session-activities';
+import { createSmokeActivities } from '../../activities/smoke-activities';
+import type { ModelAdapter } from '../models/model-adapter';
+import type { ToolHooks } from '../tools/lifecycle/tool-hooks';
+import type { AnyTool } from '../tools/tool';
+import { ToolRegistry } from '../tools/tool-registry';
+import { bundleSessionWorkflows } from './bundle-session-workflows';
+
+/** Options of {@link createWorker}. */
+export interface CreateWorkerOptions {
+  connection: NativeConnection;
+  /** Defaults to `default`. */
+  namespace?: string;
+  /** Defaults to `toolrail`. */
+  taskQueue?: string;
+  /** The tools sessions on this worker may call (or a registry of them). */
+  tools: readonly AnyTool[] | ToolRegistry;
+  /** Scripted models by name, for sessions with `model: { provider: 'scripted', model: NAME }`. */
+  scriptedModels?: ReadonlyMap<string, ModelAdapter> | Readonly<Record<string, ModelAdapter>>;
+  /** Where model API keys are read from. Defaults to `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Directory for oversized tool results. Defaults to `<tmp>/toolrail-results`. */
+  offloadDirectory?: string;
+  hooks?: ToolHooks;
+  /** Pre-bundled workflow code; by default toolrail's workflows are bundled once per process. */
+  workflowBundle?: WorkflowBundle;
+  /** Any other Temporal worker option (tuning, interceptors, identity). */
+  workerOptions?: Partial<Omit<WorkerOptions, 'connection' | 'namespace' | 'taskQueue' | 'activities'>>;
+}
+
+/**
+ * Creates a Temporal worker that runs toolrail sessions with the given tools and models. Run it
+ * with `worker.run()` (until shutdown) or `worker.runUntil(promise)`. Scale out by starting more
+ * workers on the same task queue.
+ */
+export async function createWorker(options: CreateWorkerOptions): Promise<Worker> {
+  const registry = options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools);
+  const scriptedModels =
+    options.scriptedModels instanceof Map
+      ? options.scriptedModels
+      : new Map(Object.entries((options.scriptedModels ?? {}) as Record<string, ModelAdapter>));
+  const activities = {
+    ...createSmokeActivities(),
+    ...createSessionActivities({
+      registry,
+      scriptedModels,
+      offloadDirectory: options.offloadDirectory ?? path.join(os.tmpdir(), 'toolrail-results'),
+      ...(options.env ? { env: options.env } : {}),
+      ...(options.hooks ? { hooks: options.hooks } : {}),
+    }),
+  };
+  return Worker.create({
+    connection: options.connection,
+    namespace: options.namespace ?? 'default',
+    taskQueue: options.taskQueue ?? 'toolrail',
+    workflowBundle: options.workflowBundle ?? (await bundleSessionWorkflows()),
+    activities,
+    // Cancellations reach an activity through its heartbeats: keep the throttle short so an
+    // interrupt stops a running tool within about half a second.
+    maxHeartbeatThrottleInterval: '500 milliseconds',
+    defaultHeartbeatThrottleInterval: '500 milliseconds',
+    ...options.workerOptions,
+  });
+}
