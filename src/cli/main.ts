@@ -4,11 +4,26 @@ import { ExitCode } from './cli-command';
 /** Every subcommand, loaded lazily so `toolrail simulate` never loads the Temporal worker. */
 const commands: Record<string, () => Promise<CliCommand>> = {
   'dev-server': async () => (await import('./commands/dev-server')).devServerCommand,
+  simulate: async () => (await import('./commands/simulate')).simulateCommand,
+  lint: async () => (await import('./commands/lint')).lintCommand,
+  graph: async () => (await import('./commands/graph')).graphCommand,
+  worker: async () => (await import('./commands/worker')).workerCommand,
+  start: async () => (await import('./commands/start')).startCommand,
+  send: async () => (await import('./commands/send')).sendCommand,
+  interrupt: async () => (await import('./commands/interrupt')).interruptCommand,
+  approve: async () => (await import('./commands/approve')).approveCommand,
+  deny: async () => (await import('./commands/approve')).denyCommand,
+  state: async () => (await import('./commands/state')).stateCommand,
+  transcript: async () => (await import('./commands/transcript')).transcriptCommand,
+  sessions: async () => (await import('./commands/sessions')).sessionsCommand,
 };
 
-function printHelp(): void {
+async function printHelp(): Promise<void> {
   const lines = ['Usage: toolrail <command> [options]', '', 'Commands:'];
-  for (const name of Object.keys(commands).sort()) lines.push(`  ${name}`);
+  for (const name of Object.keys(commands).sort()) {
+    const command = await commands[name]?.();
+    lines.push(`  ${name.padEnd(12)} ${command?.summary ?? ''}`);
+  }
   lines.push('', 'Run `toolrail <command> --help` for the options of one command.');
   process.stdout.write(lines.join('\n') + '\n');
 }
@@ -16,7 +31,7 @@ function printHelp(): void {
 async function main(argv: readonly string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-    printHelp();
+    await printHelp();
     return name === undefined ? ExitCode.badInput : ExitCode.ok;
   }
   const load = Object.hasOwn(commands, name) ? commands[name] : undefined;

@@ -26,6 +26,8 @@ export interface StartDevServerOptions {
   logLevel?: 'debug' | 'info' | 'warn' | 'error';
   /** Receives progress lines (finding or building the CLI). */
   onProgress?: (line: string) => void;
+  /** Show the server's own banner and logs on this process's stdout/stderr. Defaults to false (errors still show). */
+  verbose?: boolean;
   /** An already located CLI (skips the search). */
   cli?: TemporalCliLocation;
 }
@@ -77,7 +79,7 @@ export async function startDevServer(options: StartDevServerOptions = {}): Promi
     ]),
   ];
   const supervisor = spawn(process.execPath, [path.join(__dirname, 'supervise-temporal.cjs'), cli.path, ...args], {
-    stdio: ['pipe', 'inherit', 'inherit'],
+    stdio: ['pipe', options.verbose ? 'inherit' : 'ignore', 'inherit'],
   });
   let exited = false;
   const exitedPromise = new Promise<void>((resolve) => {

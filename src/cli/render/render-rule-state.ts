@@ -1,0 +1,91 @@
+import type { RuleRef } from '../../rules';
+import type { SessionRuleStateView, SessionStatusView } from '../../session/session-views';
+import { formatTable } from './format-table';
+
+/** `file#index` (or the rule id) of a rule, for one table cell. */
+export function ruleLabel(ref: RuleRef): string {
+  if (ref.kind === 'builtin') return `(${ref.id})`;
+  const file = ref.file.split(/[\\/]/).pop() ?? ref.file;
+  return `${file}#${ref.index}${ref.line !== undefined ? `:${ref.line}` : ''}`;
+}
+
+/** The rule state of a session as readable text: what `toolrail state` prints. */
+export function renderRuleState(sessionId: string, state: SessionRuleStateView, status: SessionStatusView): string {
+  const rules = state.rules;
+  const lines = [
+    `Session ${sessionId} · status ${status.status} · run ${rules.run} · turn ${rules.turn}${rules.ended ? ` · run ended (${rules.ended})` : ''}`,
+    '',
+    `Visible tools (${rules.visible.length}): ${rules.visible.join(', ') || '(none)'}`,
+  ];
+  if (rules.hidden.length > 0) {
+    lines.push('', 'Hidden tools:');
+    const rows = rules.hidden.flatMap(({ tool, reasons }) =>
+      reasons.map((reason, index) => [
+        index === 0 ? tool : '',
+        reason.code,
+        reason.callFirst?.join(' → ') ?? '',
+        ruleLabel(reason.rule),
+      ]),
+    );
+    lines.push(...formatTable(['TOOL', 'REASON', 'CALL FIRST', 'RULE'], rows).map((line) => `  ${line}`));
+  }
+  if (rules.forbidden.length > 0) {
+    lines.push('', `Forbidden for the rest of the session: ${rules.forbidden.map(({ tool, by }) => `${tool} (by ${ruleLabel(by)})`).join(', ')}`);
+  }
+  if (rules.counts.length > 0) {
+    lines.push('', 'Counts:');
+    lines.push(
+      ...formatTable(
+        ['TOOL', 'USED', 'LIMIT', 'SCOPE', 'RULE'],
+        rules.counts.map((count) => [count.tool, String(count.count), String(count.limit), count.scope, ruleLabel(count.rule)]),
+      ).map((line) => `  ${line}`),
+    );
+  }
+  if (rules.sequences.length > 0) {
+    lines.push('', 'Sequences:');
+    lines.push(
+      ...formatTable(
+        ['RULE', 'POSITION', 'EXPECTED NEXT'],
+        rules.sequences.map((sequence) => [
+          ruleLabel(sequence.rule),
+          `${sequence.position}/${sequence.length}`,
+          sequence.expected?.join(' | ') ?? '(finished)',
+        ]),
+      ).map((line) => `  ${line}`),
+    );
+  }
+  if (rules.steps.length > 0) {
+    lines.push('', 'Orchestration steps:');
+    lines.push(
+      ...formatTable(
+        ['FILE', 'ACTIVE STEP', 'POSITION', 'EXPECTED NEXT'],
+        rules.steps.map((step) => [
+          step.file.split(/[\\/]/).pop() ?? step.file,
+          step.active ?? '(none)',
+          String(step.position),
+          step.expected?.join(' | ') ?? '-',
+        ]),
+      ).map((line) => `  ${line}`),
+    );
+  }
+  if (state.pendingApprovals.length > 0) {
+    lines.push('', 'Waiting for approval (toolrail approve|deny SESSION CALL_ID):');
+    lines.push(
+      ...formatTable(
+        ['CALL ID', 'TOOL', 'INPUT', 'WHY'],
+        state.pendingApprovals.map((approval) => [approval.callId, approval.toolName, JSON.stringify(approval.input), approval.reason]),
+      ).map((line) => `  ${line}`),
+    );
+  }
+  if (state.runningCalls.length > 0) {
+    lines.push('', `Running: ${state.runningCalls.map((call) => `${call.toolName} (${call.callId}, ${call.interruptBehavior})`).join(', ')}`);
+  }
+  lines.push(
+    '',
+    rules.endCheck.endsRun
+      ? 'A text answer would end the run now.'
+      : `A text answer would not end the run: ${rules.endCheck.reasons.map((reason) => reason.code).join(', ')}`,
+  );
+  lines.push(`Counters: ${status.counters.turns} turns, ${status.counters.toolCalls} tool calls, ${status.counters.blockedCalls} blocked, ${status.counters.runs} runs`);
+  return lines.join('\n');
+}

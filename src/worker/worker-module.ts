@@ -1,0 +1,23 @@
+import type { ModelAdapter } from '../models/model-adapter';
+import type { ToolHooks } from '../tools/lifecycle/tool-hooks';
+import type { AnyTool } from '../tools/tool';
+
+/**
+ * What a module given to `toolrail worker --module FILE` exports (as `default`): the tools the
+ * worker serves, and optionally scripted models and tool hooks.
+ */
+export interface ToolrailWorkerModule {
+  tools: readonly AnyTool[];
+  scriptedModels?: Readonly<Record<string, ModelAdapter>>;
+  hooks?: ToolHooks;
+}
+
+/** Checks the shape of a loaded worker module; throws naming what is missing. */
+export function readWorkerModule(loaded: unknown, file: string): ToolrailWorkerModule {
+  const candidate = (loaded as { default?: unknown }).default ?? loaded;
+  const inner = (candidate as { default?: unknown }).default ?? candidate;
+  if (typeof inner !== 'object' || inner === null || !Array.isArray((inner as { tools?: unknown }).tools)) {
+    throw new Error(`${file}: expected a default export { tools: [...], scriptedModels?, hooks? } (see docs/tools.md)`);
+  }
+  return inner as ToolrailWorkerModule;
+}
