@@ -1,0 +1,80 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { abortedModelError } from './aborted-model-error';
+import type { ModelAdapter } from './model-adapter';
+import { ModelError } from './model-error';
+import { ModelErrorCode } from './model-error-code';
+import type { ModelRequest } from './model-request';
+import { toModelResponse, type ScriptedResponse } from './scripted-response';
+
+/** A step that computes its answer from the request, e.g. to react to a refused call. */
+export type ScriptedResponder = (request: ModelRequest) => ScriptedResponse;
+
+/** One entry of a script: a canned response or a step function. */
+export type ScriptStep = ScriptedResponse | ScriptedResponder;
+
+/** A {@link ModelAdapter} that answers from a script; also records what it was asked. */
+export interface ScriptedModel extends ModelAdapter {
+  /** Every request received by this instance, in arrival order (retries included). For assertions only. */
+  readonly requests: readonly ModelRequest[];
+  /** Number of steps in the script. */
+  readonly stepCount: number;
+}
+
+/** Options of {@link createScriptedModel}. */
+export interface ScriptedModelOptions {
+  /** Name reported as `provider` and in error messages. Defaults to `scripted`. */
+  provider?: string;
+}
+
+/**
+ * A model that answers turn `n` of a session with step `n` of `script`. The step is chosen by
+ * `request.turn`, never by a cursor, so a retried activity or a restarted worker gets the same
+ * answer. A turn past the end fails loudly with a non-retryable `SCRIPT_EXHAUSTED`.
+ */
+export function createScriptedModel(script: readonly ScriptStep[], options: ScriptedModelOptions = {}): ScriptedModel {
+  const provider = options.provider ?? 'scripted';
+  const steps = [...script];
+  const requests: ModelRequest[] = [];
+  return {
+    provider,
+    requests,
+    stepCount: steps.length,
+    async complete(request, { signal }) {
+      requests.push(structuredClone(request));
+      if (signal.aborted) throw abortedModelError(provider, signal);
+      const { turn } = request;
+      if (!Number.isSafeInteger(turn) || turn < 0) {
+        throw new ModelError({
+          code: ModelErrorCode.BAD_REQUEST,
+          message: `request.turn must be a non-negative integer, got ${String(turn)}`,
+          provider,
+        });
+      }
+      const step = steps[turn];
+      if (step === undefined) throw scriptExhausted(provider, turn, steps.length);
+      const response = typeof step === 'function' ? step(request) : step;
+      if (response.delayMs !== undefined && response.delayMs > 0) {
+        try {
+          await sleep(response.delayMs, undefined, { signal });
+        } catch (error) {
+          throw abortedModelError(provider, signal, error);
+        }
+      }
+      return toModelResponse(response, turn);
+    },
+  };
+}
+
+function scriptExhausted(provider: string, turn: number, stepCount: number): ModelError {
+  const range =
+    stepCount === 0
+      ? 'it is empty'
+      : stepCount === 1
+        ? 'it has 1 response (turn 0)'
+        : `it has ${stepCount} responses (turns 0 to ${stepCount - 1})`;
+  return new ModelError({
+    code: ModelErrorCode.SCRIPT_EXHAUSTED,
+    message: `the script ran out: turn ${turn} asked for response ${turn + 1}, but ${range}`,
+    provider,
+  });
+}

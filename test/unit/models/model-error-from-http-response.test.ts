@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { modelErrorFromHttpResponse } from '../../../src/models/model-error-from-http-response';
+
+const map = (status: number, headers: Record<string, string> = {}) =>
+  modelErrorFromHttpResponse({ provider: 'openai', status, headers: new Headers(headers), message: `${status}` });
+
+describe('modelErrorFromHttpResponse', () => {
+  it.each([
+    [400, 'BAD_REQUEST', false],
+    [401, 'AUTHENTICATION', false],
+    [402, 'PERMISSION_DENIED', false],
+    [403, 'PERMISSION_DENIED', false],
+    [404, 'NOT_FOUND', false],
+    [408, 'TIMEOUT', true],
+    [409, 'SERVER_ERROR', true],
+    [413, 'BAD_REQUEST', false],
+    [422, 'BAD_REQUEST', false],
+    [429, 'RATE_LIMITED', true],
+    [500, 'SERVER_ERROR', true],
+    [503, 'SERVER_ERROR', true],
+    [529, 'SERVER_ERROR', true],
+  ])('maps HTTP %i to %s (retryable: %s)', (status, code, retryable) => {
+    expect(map(status)).toMatchObject({ code, retryable, status });
+  });
+
+  it('lets x-should-retry override the default retryability', () => {
+    expect(map(500, { 'x-should-retry': 'false' }).retryable).toBe(false);
+    expect(map(400, { 'x-should-retry': 'true' }).retryable).toBe(true);
+  });
+
+  it('carries the retry-after of any status that sends one', () => {
+    expect(map(503, { 'retry-after': '3' }).retryAfterMs).toBe(3_000);
+    expect(map(429)).not.toHaveProperty('retryAfterMs');
+  });
+});
