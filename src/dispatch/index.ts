@@ -1,0 +1,31 @@
+/**
+ * Pure, deterministic dispatch helpers and shapes shared by the workflow and the Node side: batch
+ * partitioning, prepared calls, outcomes and their stable error codes, the catalog shape.
+ * @module
+ */
+export { createToolErrorOutcome, MAX_TOOL_ERROR_MESSAGE_CHARS } from './create-tool-error-outcome';
+export type { CreateToolErrorOutcomeOptions } from './create-tool-error-outcome';
+export { DEFAULT_MAX_TOOL_CONCURRENCY } from './default-max-tool-concurrency';
+export { formatToolIssues } from './format-tool-issues';
+export type { JsonObject, JsonValue } from './json-value';
+export { partitionCalls } from './partition-calls';
+export type { PartitionCallsOptions, ToolCallBatch } from './partition-calls';
+export { ConcurrencyClass } from './prepared-call';
+export type {
+  InterruptBehavior,
+  PermissionBehavior,
+  PreparedCall,
+  ToolExecutionOptions,
+  ToolRetryPolicy,
+} from './prepared-call';
+export { readRevealedTools } from './read-revealed-tools';
+export { refusePreparedCall } from './refuse-prepared-call';
+export type { PreparedCallRefusal } from './refuse-prepared-call';
+export { renderToolOutcome } from './render-tool-outcome';
+export { shouldRetryToolOutcome } from './should-retry-tool-outcome';
+export type { ShouldRetryToolOutcomeOptions } from './should-retry-tool-outcome';
+export type { CatalogTool, CatalogToolFlags, ToolCatalog } from './tool-catalog';
+export { isToolErrorCode, ToolErrorCode } from './tool-error-code';
+export type { ToolIssue } from './tool-issue';
+export type { ToolErrorOutcome, ToolOutcome, ToolResultOutcome } from './tool-outcome';
+export { TOOL_SEARCH_NAME } from './tool-search-name';

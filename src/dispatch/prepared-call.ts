@@ -1,0 +1,71 @@
+import type { JsonObject, JsonValue } from './json-value';
+
+/** How a tool may run alongside others: the seed's concurrency classes. */
+export const ConcurrencyClass = {
+  /** Only reads: runs concurrently with other safe calls. */
+  READ_ONLY: 'READ_ONLY',
+  /** Writes shared state: runs alone, after everything before it. */
+  WRITE_EXCLUSIVE: 'WRITE_EXCLUSIVE',
+  /** Side effects that are hard to bound: runs alone; the default. */
+  UNSAFE: 'UNSAFE',
+} as const;
+
+/** One of the {@link ConcurrencyClass} strings. */
+export type ConcurrencyClass = (typeof ConcurrencyClass)[keyof typeof ConcurrencyClass];
+
+/** What happens to a running call when the user sends a new message: stop it, or let it finish. */
+export type InterruptBehavior = 'cancel' | 'block';
+
+/** The permission verdict of one call. `ask` means a human decides before it runs. */
+export type PermissionBehavior = 'allow' | 'deny' | 'ask';
+
+/** Retry policy of one call, in Temporal's terms. Destructive calls always get `maximumAttempts: 1`. */
+export interface ToolRetryPolicy {
+  /** Attempts in total, first one included; 1 means never retried. */
+  readonly maximumAttempts: number;
+  /** Delay before the first retry, in milliseconds. */
+  readonly initialIntervalMs: number;
+  /** Factor applied to the delay after each retry. */
+  readonly backoffCoefficient: number;
+  /** Longest delay between attempts, in milliseconds. */
+  readonly maximumIntervalMs: number;
+}
+
+/** How the workflow should run one call (activity options). Plain JSON. */
+export interface ToolExecutionOptions {
+  /** Wall-clock limit of one attempt, in milliseconds. */
+  readonly timeoutMs: number;
+  /** Longest silence between heartbeats, in milliseconds; `null` when the tool does not heartbeat. */
+  readonly heartbeatTimeoutMs: number | null;
+  readonly retry: ToolRetryPolicy;
+}
+
+/**
+ * A call that passed resolution, both validation phases and the permission check, classified for
+ * dispatch. Plain JSON: it goes from the activity that prepares calls to the workflow (which
+ * partitions, asks for approvals and applies rules) and back to the activity that executes it.
+ */
+export interface PreparedCall {
+  readonly type: 'prepared-call';
+  readonly callId: string;
+  /** The name the model used (may be an alias). */
+  readonly requestedName: string;
+  /** The registered tool it resolved to. */
+  readonly toolName: string;
+  /** The arguments as the model sent them, normalised to a JSON object; what execution parses again. */
+  readonly args: JsonObject;
+  /** The schema-parsed input in JSON form (defaults applied): what rules and humans should look at. */
+  readonly input: JsonValue;
+  readonly concurrency: ConcurrencyClass;
+  /** Whether this call may share a concurrent batch; false whenever in doubt. */
+  readonly concurrencySafe: boolean;
+  readonly readOnly: boolean;
+  readonly destructive: boolean;
+  readonly openWorld: boolean;
+  readonly permission: PermissionBehavior;
+  /** Why the permission is `deny` or `ask`, written for the model or the approver; `null` for `allow`. */
+  readonly permissionMessage: string | null;
+  readonly interruptBehavior: InterruptBehavior;
+  readonly requiresUserInteraction: boolean;
+  readonly execution: ToolExecutionOptions;
+}

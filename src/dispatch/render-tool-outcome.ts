@@ -1,0 +1,32 @@
+import { formatToolIssues } from './format-tool-issues';
+import type { JsonValue } from './json-value';
+import type { ToolOutcome } from './tool-outcome';
+
+/**
+ * The text the model reads for an outcome: a result's output (strings as they are, anything else as
+ * compact JSON), an offload notice with the file path and preview, or `Error [CODE]: message` followed
+ * by the schema issues. Whether it is an error is `outcome.type === 'tool-error'`.
+ */
+export function renderToolOutcome(outcome: ToolOutcome): string {
+  if (outcome.type === 'tool-error') {
+    const head = `Error [${outcome.code}]: ${outcome.message}`;
+    return outcome.issues === undefined ? head : `${head}\n${formatToolIssues(outcome.issues)}`;
+  }
+  const text = renderOutput(outcome.output);
+  if (outcome.fullSizeChars === undefined) return text;
+  const size = groupDigits(outcome.fullSizeChars);
+  const where =
+    outcome.offloadedTo === undefined
+      ? 'the full output could not be saved, so only this preview is available'
+      : `the full output was saved to ${outcome.offloadedTo}; read that file in parts if you need more`;
+  return `Output too large (${size} characters): ${where}.\nPreview (first ${groupDigits(text.length)} characters):\n${text}`;
+}
+
+function renderOutput(output: JsonValue): string {
+  return typeof output === 'string' ? output : JSON.stringify(output);
+}
+
+/** `123456` → `123,456`, without Intl (this module runs in the workflow sandbox). */
+function groupDigits(value: number): string {
+  return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}

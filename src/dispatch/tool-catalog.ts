@@ -1,0 +1,45 @@
+import type { JsonObject } from './json-value';
+import type { ConcurrencyClass, InterruptBehavior } from './prepared-call';
+
+/** Static facts about a catalog tool; per-call facts (read-only, destructive…) are in `PreparedCall`. */
+export interface CatalogToolFlags {
+  /** Declared concurrency class (`UNSAFE` when none was declared). */
+  readonly concurrency: ConcurrencyClass;
+  readonly requiresPermission: boolean;
+  readonly requiresUserInteraction: boolean;
+  readonly interruptBehavior: InterruptBehavior;
+  /** Whether the tool is deferred (it is in `tools` only because `tool_search` revealed it). */
+  readonly deferred: boolean;
+  /** Results longer than this many characters are offloaded; `null` means never. */
+  readonly maxResultSizeChars: number | null;
+  /** `mcp` for tools bridged from an MCP server. */
+  readonly origin: 'local' | 'mcp';
+}
+
+/** One tool as the workflow and the model adapters see it. Plain JSON. */
+export interface CatalogTool {
+  readonly name: string;
+  readonly description: string;
+  /** Portable JSON Schema of the input: a `type: 'object'` root, no `$ref`/`$defs`, no root composition. */
+  readonly inputSchema: JsonObject;
+  /**
+   * The same schema for OpenAI strict mode (every property required, optional ones nullable, no extra
+   * properties anywhere), or `null` when it cannot be expressed strictly (records, for instance).
+   */
+  readonly strictInputSchema: JsonObject | null;
+  /** Old names the tool still answers to; not for the model. */
+  readonly aliases: readonly string[];
+  readonly flags: CatalogToolFlags;
+}
+
+/**
+ * The tools of one turn, in the stable order they are sent to the model. Fixed for the turn; the next
+ * turn may get another one. `version` changes exactly when the content does.
+ */
+export interface ToolCatalog {
+  /** Content hash (hex) of `tools`. */
+  readonly version: string;
+  readonly tools: readonly CatalogTool[];
+  /** Names of deferred tools that are registered and enabled but not revealed yet, sorted. */
+  readonly hiddenDeferredTools: readonly string[];
+}

@@ -1,0 +1,64 @@
+import type { z } from 'zod';
+import { ConcurrencyClass } from '../dispatch/prepared-call';
+import { ToolDefinitionError } from './errors/tool-definition-error';
+import { TOOL_NAME_PATTERN } from './tool-defaults';
+import type { ToolDefinition } from './tool-definition';
+
+/**
+ * Refuses definitions that could never be dispatched safely: bad names or aliases, unknown classes,
+ * non-positive limits. Schema problems are found when the JSON Schema is built.
+ *
+ * @throws ToolDefinitionError naming the first problem.
+ */
+export function checkToolDefinition<SCHEMA extends z.ZodType, OUTPUT>(
+  definition: ToolDefinition<SCHEMA, OUTPUT>,
+): void {
+  const fail = (problem: string): never => {
+    throw new ToolDefinitionError({ toolName: String(definition.name), problem });
+  };
+  if (typeof definition.name !== 'string' || !TOOL_NAME_PATTERN.test(definition.name)) {
+    fail('the name must be 1 to 64 letters, digits, "_" or "-"');
+  }
+  if (typeof definition.description !== 'string' || definition.description.trim() === '') {
+    fail('the description must not be empty: it is all the model knows about the tool');
+  }
+  if (typeof definition.execute !== 'function') fail('execute must be a function');
+  const aliases = definition.aliases ?? [];
+  for (const alias of aliases) {
+    if (!TOOL_NAME_PATTERN.test(alias)) fail(`the alias "${alias}" must be 1 to 64 letters, digits, "_" or "-"`);
+    if (alias === definition.name) fail(`the alias "${alias}" is the tool's own name`);
+  }
+  if (new Set(aliases).size !== aliases.length) fail('the aliases contain a duplicate');
+  if (definition.concurrency !== undefined && !Object.values(ConcurrencyClass).includes(definition.concurrency)) {
+    fail(`unknown concurrency class "${String(definition.concurrency)}"`);
+  }
+  if (definition.interruptBehavior !== undefined && !['cancel', 'block'].includes(definition.interruptBehavior)) {
+    fail(`interruptBehavior must be "cancel" or "block"`);
+  }
+  const size = definition.maxResultSizeChars;
+  if (size !== undefined && !(size === Infinity || (Number.isSafeInteger(size) && size > 0))) {
+    fail('maxResultSizeChars must be a positive integer or Infinity');
+  }
+  for (const key of ['timeoutMs', 'heartbeatTimeoutMs'] as const) {
+    const value = definition[key];
+    if (value !== undefined && !(Number.isSafeInteger(value) && value > 0)) fail(`${key} must be a positive integer`);
+  }
+  const retry = definition.retry ?? {};
+  if (
+    retry.maximumAttempts !== undefined &&
+    !(Number.isSafeInteger(retry.maximumAttempts) && retry.maximumAttempts >= 1)
+  ) {
+    fail('retry.maximumAttempts must be an integer of at least 1');
+  }
+  for (const key of ['initialIntervalMs', 'maximumIntervalMs'] as const) {
+    const value = retry[key];
+    if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0))
+      fail(`retry.${key} must be a non-negative integer`);
+  }
+  if (
+    retry.backoffCoefficient !== undefined &&
+    !(Number.isFinite(retry.backoffCoefficient) && retry.backoffCoefficient >= 1)
+  ) {
+    fail('retry.backoffCoefficient must be at least 1');
+  }
+}

@@ -1,0 +1,50 @@
+/**
+ * Typed tools with fail-closed metadata, the registry, the per-turn catalog, deferred tools and
+ * `tool_search`, and the two halves of the call lifecycle. Node side (may do I/O).
+ * @module
+ */
+export { buildToolCatalog } from './catalog/build-tool-catalog';
+export type { BuildToolCatalogOptions } from './catalog/build-tool-catalog';
+export { defineTool } from './define-tool';
+export { InvalidMaxToolConcurrencyError } from './errors/invalid-max-tool-concurrency-error';
+export { ToolAbortError } from './errors/tool-abort-error';
+export type { ToolAbortCode } from './errors/tool-abort-error';
+export { ToolDefinitionError } from './errors/tool-definition-error';
+export { ToolExecutionError } from './errors/tool-execution-error';
+export { ToolRegistrationError, ToolRegistrationRefusal } from './errors/tool-registration-error';
+export { isDeferred } from './is-deferred';
+export { executePreparedCall } from './lifecycle/execute-prepared-call';
+export type { ExecutePreparedCallOptions } from './lifecycle/execute-prepared-call';
+export { DEFAULT_OFFLOAD_PREVIEW_CHARS } from './lifecycle/offload-tool-result';
+export type { ToolResultOffloadOptions } from './lifecycle/offload-tool-result';
+export { prepareToolCall } from './lifecycle/prepare-tool-call';
+export type { PrepareToolCallOptions } from './lifecycle/prepare-tool-call';
+export type { ProposedToolCall } from './lifecycle/proposed-tool-call';
+export type {
+  PostToolHook,
+  PostToolHookEvent,
+  PreToolHook,
+  PreToolHookEvent,
+  PreToolHookResult,
+  ToolHooks,
+} from './lifecycle/tool-hooks';
+export type { ToolSessionContext } from './lifecycle/tool-session-context';
+export { readMaxToolConcurrency } from './read-max-tool-concurrency';
+export { flattenJsonSchema } from './schema/flatten-json-schema';
+export { SchemaFlatteningError } from './schema/schema-flattening-error';
+export { toPortableJsonSchema } from './schema/to-portable-json-schema';
+export { toStrictJsonSchema } from './schema/to-strict-json-schema';
+export type { AnyTool, Tool, ToolCallTraits, ToolOrigin } from './tool';
+export type { ToolCallContext, ToolExecutionContext } from './tool-context';
+export {
+  AT_MOST_ONCE,
+  DEFAULT_MAX_RESULT_SIZE_CHARS,
+  DEFAULT_READ_ONLY_RETRY,
+  DEFAULT_TOOL_TIMEOUT_MS,
+  TOOL_NAME_PATTERN,
+} from './tool-defaults';
+export type { ToolDefinition } from './tool-definition';
+export { ToolRegistry } from './tool-registry';
+export type { ResolvedTool } from './tool-registry';
+export { MAX_TOOL_SEARCH_RESULTS } from './tool-search/create-tool-search-tool';
+export type { InputValidation, PermissionDecision } from './tool-verdicts';
