@@ -11,7 +11,8 @@ async function lintAs(file: string, code: string): Promise<string[]> {
   return (result?.messages ?? []).filter((message) => message.severity === 2).map((message) => message.ruleId ?? '');
 }
 
-describe('the determinism lint', () => {
+// Type-aware ESLint builds a TypeScript program first: allow it time on a loaded machine.
+describe('the determinism lint', { timeout: 120_000 }, () => {
   it('refuses node:fs in a file under workflows/', async () => {
     const rules = await lintAs(
       'workflows/smoke-workflow.ts',
