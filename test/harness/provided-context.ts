@@ -8,6 +8,8 @@ declare module 'vitest' {
     temporalUiAddress: string;
     /** Path of the `temporal` CLI the harness used (tests may start their own server with it). */
     temporalCliPath: string;
+    /** Chromium executable the e2e browser tests launch (found or installed by the e2e global setup). */
+    chromiumPath: string;
   }
 }
 

@@ -1,0 +1,356 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { supportDeskScript } from '../../examples/support-desk/support-desk-script';
+import { createSupportDeskTools } from '../../examples/support-desk/support-desk-tools';
+import type { SessionHandle } from '../../src/client/session-handle';
+import { renderTranscriptEntry } from '../../src/cli/render/render-transcript-entry';
+import type { SessionRuleStateView } from '../../src/session/session-views';
+import { connectToHarness, uniqueName } from '../harness/connect';
+import type { HarnessConnections } from '../harness/connect';
+import { pollUntil } from '../helpers/poll-until';
+import { startBackgroundWorker } from './support/background-worker';
+import type { BackgroundWorker } from './support/background-worker';
+import { harnessConnectionArgs, runCli } from './support/run-cli';
+import type { CliResult } from './support/run-cli';
+
+const rulesFile = path.join(__dirname, '..', '..', 'examples', 'support-desk', 'support-desk-rules.yaml');
+const firstMessage = 'ada@example.com says order ORD-1001 arrived broken. Please refund it and keep a ticket of it.';
+
+/** The lines a command wrote to stderr (without the final newline). */
+function stderrLines(result: CliResult): string[] {
+  return result.stderr.split('\n').filter((line) => line !== '');
+}
+
+/**
+ * The real `toolrail` CLI (child processes of `node bin/toolrail.cjs`) against the harness's dev
+ * server and a running worker with the support-desk tools and the demo's scripted model. The tests
+ * follow one session through its life, in order: start, send, state, sessions, deny, approve,
+ * transcript; then the offline commands on a broken rules file.
+ */
+describe('the toolrail CLI', () => {
+  let connections: HarnessConnections;
+  let worker: BackgroundWorker;
+  let session: SessionHandle;
+  const sessionId = uniqueName('cli-session');
+  const connection = (): string[] => [...harnessConnectionArgs(), '--task-queue', worker.taskQueue];
+  const sessionUrl = (): string =>
+    `${inject('temporalUiAddress')}/namespaces/${inject('temporalNamespace')}/workflows/${sessionId}`;
+
+  beforeAll(async () => {
+    connections = await connectToHarness();
+    worker = await startBackgroundWorker({
+      connections,
+      tools: createSupportDeskTools({ searchDelayMs: 200 }),
+      scriptedModels: { 'support-desk': supportDeskScript() },
+    });
+    session = worker.client.getSession(sessionId);
+  });
+
+  afterAll(async () => {
+    await session.end().catch(() => undefined);
+    const ended = await Promise.race([
+      session.result().then(
+        () => true,
+        () => true,
+      ),
+      new Promise<false>((resolve) => setTimeout(() => resolve(false), 30_000)),
+    ]);
+    if (!ended) await session.workflow.terminate('e2e test cleanup').catch(() => undefined);
+    await worker?.stop();
+    await connections?.close();
+  });
+
+  it('start: starts a session from a rules file and prints its id and Web UI address', async () => {
+    const started = await runCli([
+      'start',
+      '--rules',
+      rulesFile,
+      '--model',
+      'scripted:support-desk',
+      '--system',
+      'You are a support agent.',
+      '--session-id',
+      sessionId,
+      ...connection(),
+    ]);
+    expect(started.stderr).toBe('');
+    expect(started.code).toBe(0);
+    expect(started.stdout).toBe(`session ${sessionId}\n${sessionUrl()}\n`);
+    // The session runs on the worker and waits for its first message; the printed address is served.
+    const status = await pollUntil(
+      () => session.status(),
+      (s) => s.status === 'idle',
+      { timeoutMs: 30_000 },
+    );
+    expect(status.counters.runs).toBe(0);
+    expect((await fetch(sessionUrl())).status).toBe(200);
+  });
+
+  it('start: without --session-id, a fresh session id is made up and printed', async () => {
+    const started = await runCli(['start', '--rules', rulesFile, '--model', 'scripted:support-desk', ...connection()]);
+    expect(started.code).toBe(0);
+    const match = /^session (session-[0-9a-f-]{36})\n(.+)\n$/.exec(started.stdout);
+    expect(match?.[2]).toBe(
+      `${inject('temporalUiAddress')}/namespaces/${inject('temporalNamespace')}/workflows/${match?.[1]}`,
+    );
+    const other = worker.client.getSession(match?.[1] ?? '');
+    expect((await other.workflow.describe()).status.name).toBe('RUNNING');
+    await other.end();
+    expect((await other.result()).status).toBe('completed');
+  });
+
+  it('start: a broken rules file is refused with one line naming the file and the place, and nothing starts', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'toolrail-cli-'));
+    try {
+      const broken = path.join(dir, 'broken.yaml');
+      writeFileSync(broken, 'toolrail: 1\nrules:\n  - kind: max_count\n    tool: lookup_customer\n    limit: -1\n');
+      const id = uniqueName('never-started');
+      const started = await runCli([
+        'start',
+        '--rules',
+        broken,
+        '--model',
+        'scripted:support-desk',
+        '--session-id',
+        id,
+        ...connection(),
+      ]);
+      expect(started.code).toBe(2);
+      expect(started.stdout).toBe('');
+      expect(stderrLines(started)).toEqual([
+        expect.stringMatching(new RegExp(`^${escape(broken)}:5 \\(rules\\[0\\]\\.limit\\): .+ — .+`)),
+      ]);
+      await expect(worker.client.getSession(id).workflow.describe()).rejects.toThrow(/not found/i);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('send: a user message starts a run, which goes on until a refund waits for approval', async () => {
+    const sent = await runCli(['send', sessionId, ...firstMessage.split(' '), ...connection()]);
+    expect(sent.stderr).toBe('');
+    expect(sent.code).toBe(0);
+    expect(sent.stdout).toBe(`sent to ${sessionId}\n`);
+    const state = await pollUntil(
+      () => session.ruleState(),
+      (s) => s.pendingApprovals.length > 0,
+      { timeoutMs: 60_000 },
+    );
+    expect(state.pendingApprovals.map((approval) => approval.toolName)).toEqual(['issue_refund']);
+    expect((await session.transcript())[0]).toEqual({ kind: 'user', turn: 0, text: firstMessage });
+  });
+
+  it('state: prints visible tools, hidden tools with reasons, counts and the pending approval as a table', async () => {
+    const [state, status] = await Promise.all([session.ruleState(), session.status()]);
+    const shown = await runCli(['state', sessionId, ...connection()]);
+    expect(shown.stderr).toBe('');
+    expect(shown.code).toBe(0);
+    const lines = shown.stdout.split('\n');
+    expect(lines[0]).toBe(`Session ${sessionId} · status awaiting_approval · run 1 · turn ${state.rules.turn}`);
+    expect(lines).toContain(
+      'Visible tools (5): check_eligibility, create_ticket, issue_refund, lookup_customer, search_knowledge_base',
+    );
+    expect(lines).toContain('Hidden tools:');
+    expect(lines).toContainEqual(expect.stringMatching(/^ {2}TOOL +REASON +CALL FIRST +RULE$/));
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^ {2}assign_ticket +prerequisite_not_met +create_ticket +support-desk-rules\.yaml#0:5$/),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^ {2}close_ticket +prerequisite_not_met +create_ticket +support-desk-rules\.yaml#1:8$/),
+    );
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^ {2}search_knowledge_base +1 +2 +run +support-desk-rules\.yaml#6:30$/),
+    );
+    const [pending] = state.pendingApprovals;
+    expect(lines).toContainEqual(expect.stringMatching(/^Waiting for approval/));
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        new RegExp(`^ {2}${pending?.callId} +issue_refund +\\{"order_id":"ORD-1001","amount":42\\}`),
+      ),
+    );
+    expect(lines).toContain(
+      `Counters: ${status.counters.turns} turns, ${status.counters.toolCalls} tool calls, 2 blocked, 1 runs`,
+    );
+  });
+
+  it('sessions: lists the session under its status only (the ToolrailStatus search attribute)', async () => {
+    // Search attributes reach the list through the visibility store a moment later: poll.
+    const awaiting = await pollUntil(
+      () => runCli(['sessions', '--status', 'awaiting_approval', '--json', ...connection()]),
+      (result) => result.code === 0 && result.stdout.includes(sessionId),
+      { timeoutMs: 30_000, intervalMs: 500 },
+    );
+    const listed = (
+      JSON.parse(awaiting.stdout) as { sessionId: string; status: string; workflowStatus: string }[]
+    ).find((entry) => entry.sessionId === sessionId);
+    expect(listed).toMatchObject({ status: 'awaiting_approval', workflowStatus: 'RUNNING' });
+
+    const table = await runCli(['sessions', '--status', 'awaiting_approval', ...connection()]);
+    expect(table.code).toBe(0);
+    expect(table.stdout.split('\n')[0]).toMatch(/^SESSION +STATUS +WORKFLOW +STARTED +UI$/);
+    expect(table.stdout).toMatch(
+      new RegExp(`^${escape(sessionId)} +awaiting_approval +RUNNING +\\S+ +${escape(sessionUrl())}$`, 'm'),
+    );
+
+    const idle = await runCli(['sessions', '--status', 'idle', '--json', ...connection()]);
+    expect(idle.code).toBe(0);
+    expect((JSON.parse(idle.stdout) as { sessionId: string }[]).map((entry) => entry.sessionId)).not.toContain(
+      sessionId,
+    );
+
+    const bad = await runCli(['sessions', '--status', 'sleeping', ...connection()]);
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toBe('');
+    expect(stderrLines(bad)).toEqual([expect.stringMatching(/^toolrail sessions: --status must be one of idle, /)]);
+  });
+
+  it('deny: an unknown call id is refused (exit 2, one line) and nothing changes', async () => {
+    const before = await sessionSnapshot();
+    const denied = await runCli(['deny', sessionId, 'call_that_does_not_exist', '--reason', 'no', ...connection()]);
+    expect(denied.code).toBe(2);
+    expect(denied.stdout).toBe('');
+    const pendingId = before.state.pendingApprovals[0]?.callId ?? '';
+    expect(stderrLines(denied)).toEqual([
+      `toolrail deny: no call call_that_does_not_exist waits for approval; waiting: ${pendingId}`,
+    ]);
+    // The update was rejected by its validator: not even an event in the history.
+    expect(await sessionSnapshot()).toEqual(before);
+  });
+
+  it('approve: the pending refund runs and the run goes on to its end', async () => {
+    const [pending] = (await session.ruleState()).pendingApprovals;
+    const callId = pending?.callId ?? '';
+    const approved = await runCli([
+      'approve',
+      sessionId,
+      callId,
+      '--reason',
+      'refund ok, signed off by the CLI test',
+      ...connection(),
+    ]);
+    expect(approved.stderr).toBe('');
+    expect(approved.code).toBe(0);
+    expect(approved.stdout).toBe(`approved ${callId} in ${sessionId}\n`);
+    const status = await pollUntil(
+      () => session.status(),
+      (s) => s.status === 'idle' && s.lastRunEnd !== null,
+      {
+        timeoutMs: 60_000,
+      },
+    );
+    expect(status.lastRunEnd).toBe('terminal');
+    expect(status.lastTool).toBe('close_ticket');
+    expect((await session.ruleState()).rules.forbidden.map(({ tool }) => tool)).toEqual(['issue_refund']);
+
+    // Deciding the same call again is refused the same way.
+    const again = await runCli(['approve', sessionId, callId, ...connection()]);
+    expect(again.code).toBe(2);
+    expect(stderrLines(again)).toEqual([`toolrail approve: call ${callId} was already decided`]);
+  });
+
+  it('transcript: prints the session turn by turn, refusals with reasons, the approval and the results', async () => {
+    const entries = await session.transcript();
+    const printed = await runCli(['transcript', sessionId, ...connection()]);
+    expect(printed.stderr).toBe('');
+    expect(printed.code).toBe(0);
+    expect(printed.stdout).toBe(`${entries.map(renderTranscriptEntry).join('\n')}\n`);
+    const lines = printed.stdout.split('\n');
+    expect(lines).toContain(`[turn 0] user: ${firstMessage}`);
+    // (Turn numbers are the session's; the checks below name the events, in the order they happened.)
+    const index = (pattern: RegExp): number => lines.findIndex((line) => pattern.test(line));
+    const order = [
+      index(
+        /^\[turn \d+\] {3}✗ check_eligibility refused: \[prerequisite_not_met\] .*\(call first: lookup_customer\)$/,
+      ),
+      index(/^\[turn \d+\] {3}→ lookup_customer: .*ORD-1001/),
+      index(/^\[turn \d+\] {3}✗ issue_refund refused: \[resource_mismatch\] .*ORD-1002/),
+      index(/^\[turn \d+\] {3}✓ issue_refund approved by a human: refund ok, signed off by the CLI test$/),
+      index(/^\[turn \d+\] {3}→ issue_refund: .*"order_id":"ORD-1001"/),
+      index(/^\[turn \d+\] {3}→ close_ticket: /),
+      index(/^\[turn \d+\] run ended: terminal$/),
+    ];
+    expect(order.every((position) => position >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+
+    const asJson = await runCli(['transcript', sessionId, '--json', ...connection()]);
+    expect(asJson.code).toBe(0);
+    expect(JSON.parse(asJson.stdout)).toEqual(entries);
+  });
+
+  it('lint and simulate: a broken rules file fails with exit 2 and one line naming the file and the place', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'toolrail-cli-'));
+    try {
+      const broken = path.join(dir, 'broken.yaml');
+      writeFileSync(
+        broken,
+        [
+          'toolrail: 1',
+          'rules:',
+          '  - kind: requires',
+          '    tool: a',
+          '    after: [b]',
+          '  - kind: max_count',
+          '    tool: a',
+          '    limit: -1',
+          '',
+        ].join('\n'),
+      );
+      const valid = path.join(dir, 'valid.yaml');
+      writeFileSync(
+        valid,
+        ['toolrail: 1', 'rules:', '  - kind: requires', '    tool: a', '    after: [b]', ''].join('\n'),
+      );
+      const trace = path.join(dir, 'trace.json');
+      writeFileSync(trace, JSON.stringify({ tools: ['a', 'b'], events: [{ user: 'go' }, { calls: [{ tool: 'a' }] }] }));
+      const place = new RegExp(`^${escape(broken)}:8 \\(rules\\[1\\]\\.limit\\): .+ — .+$`);
+
+      const lint = await runCli(['lint', '--rules', broken, '--tools', 'a,b']);
+      expect(lint.code).toBe(2);
+      expect(stderrLines(lint)).toEqual([expect.stringMatching(place)]);
+      expect(lint.stdout).toBe('1 error, 0 warnings\n');
+
+      const simulate = await runCli(['simulate', '--rules', broken, '--trace', trace]);
+      expect(simulate.code).toBe(2);
+      expect(stderrLines(simulate)).toEqual([expect.stringMatching(place)]);
+      expect(simulate.stdout).toBe('');
+
+      // The same commands on a valid file: exit 0, and simulate reports the refused call.
+      const lintValid = await runCli(['lint', '--rules', valid, '--tools', 'a,b']);
+      expect(lintValid).toMatchObject({ code: 0, stdout: 'ok: 1 rules, 0 warnings\n' });
+      const simulateValid = await runCli(['simulate', '--rules', valid, '--trace', trace]);
+      expect(simulateValid.code).toBe(0);
+      const events = simulateValid.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { calls?: { tool: string; verdict: string }[] });
+      expect(events[1]?.calls).toEqual([expect.objectContaining({ tool: 'a', verdict: 'blocked' })]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('usage errors exit 2 with one line', async () => {
+    const missing = await runCli(['state']);
+    expect(missing.code).toBe(2);
+    expect(stderrLines(missing)[0]).toBe('toolrail state: missing arguments (see --help)');
+    const unknown = await runCli(['stat', sessionId]);
+    expect(unknown.code).toBe(2);
+    expect(stderrLines(unknown)).toEqual(["toolrail: unknown command 'stat'. Run `toolrail --help` for the list."]);
+  });
+
+  /** What must not change when a command is refused: the rule state, the status and the history length. */
+  async function sessionSnapshot(): Promise<{ state: SessionRuleStateView; status: unknown; historyLength: number }> {
+    const [state, status, history] = await Promise.all([
+      session.ruleState(),
+      session.status(),
+      session.workflow.fetchHistory(),
+    ]);
+    return { state, status, historyLength: history.events?.length ?? 0 };
+  }
+});
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
