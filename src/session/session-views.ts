@@ -51,7 +51,7 @@ export type TranscriptEntry =
       verdict: 'allowed' | 'blocked';
       reasons: { code: string; message: string; callFirst?: readonly string[] }[];
     }
-  | { kind: 'approval'; turn: number; callId: string; tool: string; decision: 'approved' | 'denied' | 'timed_out'; reason?: string }
+  | { kind: 'approval'; turn: number; callId: string; tool: string; decision: 'approved' | 'denied' | 'timed_out' | 'interrupted'; reason?: string }
   | { kind: 'tool'; turn: number; callId: string; tool: string; isError: boolean; code?: string; content: string }
   | { kind: 'run-end'; turn: number; reason: string; detail?: string }
   | { kind: 'notice'; turn: number; text: string };

@@ -5,7 +5,7 @@ import { readRevealedTools } from '../../src/dispatch/read-revealed-tools';
 import { refusePreparedCall } from '../../src/dispatch/refuse-prepared-call';
 import type { ToolErrorOutcome, ToolOutcome } from '../../src/dispatch/tool-outcome';
 import { awaitApprovals } from './await-approvals';
-import type { ApprovalRequest } from './await-approvals';
+import type { ApprovalRequest, ApprovalResult } from './await-approvals';
 import { formatRuleRefusal } from './format-rule-refusal';
 import { publishSessionState } from './publish-session-state';
 import { runBatch } from './run-batch';
@@ -35,15 +35,23 @@ export async function dispatchCalls(
       dependsOn(context.rules, { tool: candidates[earlier]?.toolName ?? '' }, { tool: candidates[later]?.toolName ?? '' }),
   });
 
+  const notRun = (calls: readonly PreparedCall[]): void => {
+    for (const call of calls) {
+      outcomes.set(call.callId, refusePreparedCall(call, { reason: 'interrupted', message: 'Not run: the user interrupted the session.' }));
+    }
+  };
   for (const batch of batches) {
     if (context.interrupt) {
-      for (const call of batch.calls) {
-        outcomes.set(call.callId, refusePreparedCall(call, { reason: 'interrupted', message: 'Not run: the user interrupted the session.' }));
-      }
+      notRun(batch.calls);
       continue;
     }
     const cleared = clearBatch(context, batch.calls, outcomes);
     const runnable = await approveWhereNeeded(context, cleared, outcomes);
+    // An interrupt that arrived while this batch waited for approvals stops the calls that did not start.
+    if (context.interrupt) {
+      notRun(runnable.map(({ prepared: call }) => call));
+      continue;
+    }
     if (runnable.length === 0) continue;
     context.status = 'running_tools';
     publishSessionState(context);
@@ -111,7 +119,7 @@ async function approveWhereNeeded(
   const requests: ApprovalRequest[] = cleared.flatMap(({ prepared, needsApprovalBecause }) =>
     needsApprovalBecause === undefined ? [] : [{ prepared, reason: needsApprovalBecause }],
   );
-  const results = requests.length > 0 ? await awaitApprovals(context, requests) : new Map();
+  const results = requests.length > 0 ? await awaitApprovals(context, requests) : new Map<string, ApprovalResult>();
   const runnable: RunnableCall[] = [];
   for (const { prepared, needsApprovalBecause } of cleared) {
     if (needsApprovalBecause === undefined) {
@@ -124,7 +132,7 @@ async function approveWhereNeeded(
       kind: 'approval',
       callId: prepared.callId,
       tool: prepared.toolName,
-      decision: decision === 'interrupted' ? 'denied' : decision,
+      decision,
       ...(result && 'reason' in result && result.reason !== undefined ? { reason: result.reason } : {}),
     });
     if (decision === 'approved') runnable.push({ prepared, approved: true });

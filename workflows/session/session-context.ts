@@ -81,7 +81,7 @@ export class SessionContext {
 
   /** Adds a transcript line stamped with the current session turn. */
   note(entry: DistributiveOmit<TranscriptEntry, 'turn'>): void {
-    this.transcript.push({ ...entry, turn: this.counters.turns } as TranscriptEntry);
+    this.transcript.push({ ...entry, turn: this.counters.turns });
   }
 
   /** The names in this turn's catalog, in catalog order. */

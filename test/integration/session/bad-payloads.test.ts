@@ -1,0 +1,74 @@
+import { WorkflowUpdateFailedError } from '@temporalio/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createScriptedModel, textResponse } from '../../../src/models';
+import { connectToHarness, uniqueName } from '../../harness/connect';
+import type { HarnessConnections } from '../../harness/connect';
+import { compileRules } from '../../helpers/compile-rules';
+import { pollUntil } from '../../helpers/poll-until';
+import { readSessionHistory } from '../../helpers/session-history';
+import { withSessionWorker } from '../../helpers/session-worker';
+import { outline } from '../../helpers/transcript-entries';
+
+const noRules = compileRules({ toolrail: 1, rules: [] });
+
+describe('malformed messages to a session', () => {
+  let connections: HarnessConnections;
+  beforeAll(async () => {
+    connections = await connectToHarness();
+  });
+  afterAll(async () => {
+    await connections.close();
+  });
+
+  it('leaves the session unchanged when signals and updates carry malformed payloads', async () => {
+    const model = createScriptedModel([textResponse('Hello to you too.')]);
+    await withSessionWorker({ connections, tools: [], scriptedModels: { chat: model } }, async ({ client }) => {
+      const session = await client.startSession({
+        sessionId: uniqueName('bad-payloads'),
+        rules: noRules,
+        model: { provider: 'scripted', model: 'chat' },
+        limits: { closeWhenIdle: true },
+      });
+      const snapshot = async () => ({
+        status: await session.status(),
+        transcript: await session.transcript(),
+        ruleState: await session.ruleState(),
+      });
+      const before = await snapshot();
+      expect(before.status).toMatchObject({ status: 'idle', queuedMessages: 0, counters: { runs: 0, turns: 0 } });
+
+      await session.workflow.signal('userMessage', { text: 42 });
+      await session.workflow.signal('userMessage', { text: '   ' });
+      await session.workflow.signal('userMessage', null);
+      await session.workflow.signal('userMessage');
+      await session.workflow.signal('interrupt', { message: 5 });
+      await expect(
+        session.workflow.executeUpdate('approveToolCall', { args: [{ callId: 7, approved: 'yes' }] }),
+      ).rejects.toThrow(WorkflowUpdateFailedError);
+
+      // Every signal reached the workflow and was handled without failing a workflow task…
+      const delivered = await pollUntil(
+        () => readSessionHistory(session),
+        (history) => history.signals().length === 5 && history.ofType('WORKFLOW_TASK_COMPLETED').length >= 2,
+      );
+      expect(delivered.signals().map((signal) => signal.name)).toEqual([
+        'userMessage',
+        'userMessage',
+        'userMessage',
+        'userMessage',
+        'interrupt',
+      ]);
+      expect(delivered.ofType('WORKFLOW_TASK_FAILED')).toEqual([]);
+      expect(delivered.acceptedUpdates()).toEqual([]);
+      // …and changed nothing.
+      expect(await snapshot()).toEqual(before);
+
+      // The session still works.
+      await session.send('Hello');
+      expect(await session.result()).toMatchObject({ lastRunEnd: 'text', counters: { runs: 1, turns: 1 } });
+      expect(outline(await session.transcript())).toEqual(['user:Hello', 'model:text', 'run-end:text']);
+      expect(model.requests).toHaveLength(1);
+      expect(model.requests[0]?.messages).toEqual([{ role: 'user', text: 'Hello' }]);
+    });
+  });
+});
