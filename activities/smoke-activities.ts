@@ -6,6 +6,6 @@ export interface SmokeActivities {
 /** Builds the smoke workflow's activities. */
 export function createSmokeActivities(): SmokeActivities {
   return {
-    greet: async (name) => `Hello, ${name}!`,
+    greet: (name) => Promise.resolve(`Hello, ${name}!`),
   };
 }

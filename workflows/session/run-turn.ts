@@ -39,8 +39,8 @@ export async function runTurn(context: SessionContext): Promise<{ reason: RunEnd
   context.status = 'thinking';
   publishSessionState(context);
   const result = await callModelInterruptibly(context, tools, catalog);
-  if (result === 'interrupted') return { reason: 'interrupted' };
-  if (typeof result === 'string') return { reason: 'model_error', detail: result };
+  if ('interrupted' in result) return { reason: 'interrupted' };
+  if ('failed' in result) return { reason: 'model_error', detail: result.failed };
 
   const { response, prepared } = result;
   context.conversation.push({ role: 'assistant', ...(response.text ? { text: response.text } : {}), toolCalls: response.toolCalls });
@@ -82,23 +82,23 @@ export async function runTurn(context: SessionContext): Promise<{ reason: RunEnd
   return undefined;
 }
 
-/** Calls the model inside a cancellation scope that an interrupt cancels. */
+/** Calls the model inside a cancellation scope that an interrupt cancels; a failure comes back with its message. */
 async function callModelInterruptibly(
   context: SessionContext,
   tools: ModelToolSpec[],
   catalog: string[],
-): Promise<CallModelResult | 'interrupted' | string> {
+): Promise<CallModelResult | { interrupted: true } | { failed: string }> {
   const scope = new CancellationScope();
   context.modelScope = scope;
   try {
     return await scope.run(() => modelCall(context, tools, catalog));
   } catch (error) {
-    if (isCancellation(error) && context.interrupt) return 'interrupted';
+    if (isCancellation(error) && context.interrupt) return { interrupted: true };
     const cause = error instanceof ActivityFailure ? error.cause : error;
     if (cause instanceof ApplicationFailure && cause.type && fatalModelErrors.has(cause.type)) {
       throw ApplicationFailure.nonRetryable(`model call failed: ${cause.message}`, cause.type);
     }
-    return cause instanceof Error ? cause.message : String(cause);
+    return { failed: cause instanceof Error ? cause.message : String(cause) };
   } finally {
     context.modelScope = undefined;
   }

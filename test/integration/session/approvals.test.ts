@@ -84,8 +84,7 @@ describe('approvals of tool calls', () => {
         });
         // The UI's current details list the call that waits.
         const metadata = await session.workflow.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
-        expect(metadata.currentDetails).toContain('**Waiting for approval**');
-        expect(metadata.currentDetails).toContain('`deploy` call `deploy_1`');
+        expect(metadata.currentDetails).toContain('**Waiting for approval**: `deploy` call `deploy_1`');
 
         const beforeUnknown = (await readSessionHistory(session)).events.length;
         expect(await rejectionOf(session.approve('deploy_7'))).toMatch(
