@@ -37,6 +37,7 @@ export async function agentSession(input: SessionInput): Promise<SessionStatusVi
     context.catalogStale = true;
     context.ruleState = startRun(context.rules, context.ruleState, { userMessage: text });
     context.conversation.push({ role: 'user', text });
+    context.turnIndex = context.counters.turns;
     context.note({ kind: 'user', text });
     await runAgentLoop(context);
   }

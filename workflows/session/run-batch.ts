@@ -33,7 +33,7 @@ export async function runBatch(context: SessionContext, calls: readonly Runnable
     try {
       const outcome = await callScope.run(() => executeToolActivity({
           sessionId: context.sessionId,
-          turn: context.counters.turns,
+          turn: context.turnIndex,
           interactive: context.interactive,
           prepared,
           approved,

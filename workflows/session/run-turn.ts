@@ -24,6 +24,7 @@ export async function runTurn(context: SessionContext): Promise<{ reason: RunEnd
     context.catalog = await loadCatalog({ sessionId: context.sessionId, tools: context.input.tools, revealed: context.revealedTools });
     context.catalogStale = false;
   }
+  context.turnIndex = context.counters.turns;
   context.counters.turns += 1;
   context.turnsInRun += 1;
   context.turnsThisExecution += 1;
@@ -112,7 +113,7 @@ function modelCall(
   const { callModel } = modelActivities(context.limits.modelTimeoutMs);
   return callModel({
     sessionId: context.sessionId,
-    turn: context.counters.turns - 1,
+    turn: context.turnIndex,
     settings: context.input.model,
     ...(context.input.systemPrompt ? { system: context.input.systemPrompt } : {}),
     messages: context.conversation,

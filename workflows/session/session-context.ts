@@ -44,6 +44,8 @@ export class SessionContext {
   counters: SessionCounters;
   runInProgress: boolean;
   turnsInRun: number;
+  /** 0-based index of the current turn (or of the next one, between turns): the model request's `turn`. */
+  turnIndex = 0;
   /** Turns taken in this workflow run (continue-as-new resets it). */
   turnsThisExecution = 0;
 
@@ -77,11 +79,12 @@ export class SessionContext {
     this.counters = carried.counters;
     this.runInProgress = carried.runInProgress;
     this.turnsInRun = carried.turnsInRun;
+    this.turnIndex = carried.counters.turns;
   }
 
-  /** Adds a transcript line stamped with the current session turn. */
+  /** Adds a transcript line stamped with the current turn's index. */
   note(entry: DistributiveOmit<TranscriptEntry, 'turn'>): void {
-    this.transcript.push({ ...entry, turn: this.counters.turns });
+    this.transcript.push({ ...entry, turn: this.turnIndex });
   }
 
   /** The names in this turn's catalog, in catalog order. */

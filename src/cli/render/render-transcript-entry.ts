@@ -26,6 +26,7 @@ export function renderTranscriptEntry(entry: TranscriptEntry): string {
             .map((reason) => `[${reason.code}] ${reason.message}${reason.callFirst?.length ? ` (call first: ${reason.callFirst.join(' → ')})` : ''}`)
             .join('; ')}`;
     case 'approval':
+      if (entry.decision === 'interrupted') return `${turn}   ✗ ${entry.tool} not decided: the user interrupted`;
       return `${turn}   ${entry.decision === 'approved' ? '✓' : '✗'} ${entry.tool} ${entry.decision.replace('_', ' ')} by a human${entry.reason ? `: ${entry.reason}` : ''}`;
     case 'tool':
       if (entry.code === 'RULE_BLOCKED') return `${turn}   ! ${entry.tool}: not run; the model reads the reasons above`;
