@@ -58,8 +58,8 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
   };
 
   return {
-    async loadCatalog({ tools, revealed }) {
-      return catalogOf(tools, revealed);
+    loadCatalog({ tools, revealed }) {
+      return Promise.resolve(catalogOf(tools, revealed));
     },
 
     async callModel({ sessionId, turn, settings, system, messages, tools, catalog, interactive }) {
@@ -104,7 +104,8 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
             sessionId,
             interactive,
             signal: context.cancellationSignal,
-            heartbeat: (details) => context.heartbeat(details),
+            // Local activities have no heartbeats (the worker warns about each one): the call's heartbeat is a no-op there.
+            heartbeat: (details) => (context.info.isLocal ? undefined : context.heartbeat(details)),
             idempotencyKey: `${sessionId}/${turn}/${prepared.callId}`,
           },
         }),
@@ -119,9 +120,13 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
   };
 }
 
-/** Runs `work` while heartbeating every `intervalMs`, so cancellation and liveness reach the server. */
+/**
+ * Runs `work` while heartbeating every `intervalMs`, so cancellation and liveness reach the server.
+ * A local activity does not heartbeat (it gets cancellations without), so it just runs `work`.
+ */
 async function withHeartbeats<T>(intervalMs: number, work: () => Promise<T>): Promise<T> {
   const context = Context.current();
+  if (context.info.isLocal) return work();
   context.heartbeat();
   const timer = setInterval(() => context.heartbeat(), intervalMs);
   try {

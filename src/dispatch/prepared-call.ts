@@ -38,6 +38,8 @@ export interface ToolExecutionOptions {
   /** Longest silence between heartbeats, in milliseconds; `null` when the tool does not heartbeat. */
   readonly heartbeatTimeoutMs: number | null;
   readonly retry: ToolRetryPolicy;
+  /** Run as a local activity (set only for read-only, non-destructive calls of tools that opt in). */
+  readonly localActivity?: boolean;
 }
 
 /**

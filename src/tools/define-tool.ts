@@ -83,6 +83,7 @@ export function defineTool<SCHEMA extends z.ZodType, OUTPUT>(
     origin: definition.origin ?? { kind: 'local' },
     timeoutMs: definition.timeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS,
     heartbeatTimeoutMs: definition.heartbeatTimeoutMs ?? null,
+    ...(definition.localActivity === true ? { localActivity: true } : {}),
     retry: retry === undefined ? null : { ...AT_MOST_ONCE, ...retry },
     isEnabled: () => {
       if (typeof isEnabled !== 'function') return isEnabled ?? true;

@@ -46,6 +46,8 @@ export interface Tool<INPUT = unknown, OUTPUT = unknown> {
   readonly timeoutMs: number;
   /** Longest silence between heartbeats, in milliseconds; `null` when the tool does not heartbeat. */
   readonly heartbeatTimeoutMs: number | null;
+  /** Whether read-only, non-destructive calls run as local activities (see `ToolDefinition.localActivity`). */
+  readonly localActivity?: boolean;
   /** The declared retry policy, or `null` to use the default for the call's traits. */
   readonly retry: ToolRetryPolicy | null;
   /** Whether the tool is offered this turn; `false` if the check throws. */

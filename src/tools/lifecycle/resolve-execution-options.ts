@@ -11,5 +11,11 @@ export function resolveExecutionOptions(tool: AnyTool, traits: ToolCallTraits): 
   const retry = traits.destructive
     ? AT_MOST_ONCE
     : (tool.retry ?? (traits.readOnly ? DEFAULT_READ_ONLY_RETRY : AT_MOST_ONCE));
-  return { timeoutMs: tool.timeoutMs, heartbeatTimeoutMs: tool.heartbeatTimeoutMs, retry: { ...retry } };
+  const local = tool.localActivity === true && traits.readOnly && !traits.destructive;
+  return {
+    timeoutMs: tool.timeoutMs,
+    heartbeatTimeoutMs: tool.heartbeatTimeoutMs,
+    retry: { ...retry },
+    ...(local ? { localActivity: true } : {}),
+  };
 }

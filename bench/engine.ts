@@ -1,0 +1,72 @@
+import { join } from 'node:path';
+import { engineCost } from './engine/engine-cost-bench';
+import { lettaStepCost, loadLettaBench } from './engine/letta-step-bench';
+import { timingText } from './engine/measure';
+import { syntheticRules } from './engine/synthetic-rules';
+
+/** Where Letta's benchmark rule sets live, next to this project (override with TOOLRAIL_LETTA_BENCH_DIR). */
+const lettaBenchDir = process.env['TOOLRAIL_LETTA_BENCH_DIR'] ?? join(__dirname, '..', '..', 'shared', 'bench');
+
+/** Letta's ToolRulesSolver per step (get allowed + register), median, from its published figures, in µs. */
+const lettaFigures = [
+  { file: 'letta-10-tools-10-rules.json', after10: 24, after100k: 2_600 },
+  { file: 'letta-1000-tools-2000-rules.json', after10: 28_600, after100k: 653_000 },
+] as const;
+
+const shortSession = 10;
+const longSession = 100_000;
+
+function ratio(long: number, short: number): string {
+  return (long / short).toFixed(2);
+}
+
+async function runSyntheticSection(): Promise<void> {
+  process.stdout.write('\nrule engine: per-call cost (synthetic rule sets; medians with p10–p90 spread)\n');
+  for (const [tools, ruleCount] of [
+    [10, 10],
+    [1_000, 10],
+    [1_000, 2_000],
+  ] as const) {
+    const { rules, catalog } = syntheticRules(tools, ruleCount);
+    const cost = engineCost(rules, catalog, shortSession, longSession);
+    const [shortCall, longCall] = cost.validateRecord;
+    const [shortNarrow, longNarrow] = cost.narrow;
+    process.stdout.write(
+      [
+        `  ${tools} tools, ${rules.rules.length} rules (calls allowed: ${(cost.allowedShare[0] * 100).toFixed(0)}% after 10, ${(cost.allowedShare[1] * 100).toFixed(0)}% after 100,000)`,
+        `    validate+record  after 10 calls: ${timingText(shortCall)}   after 100,000: ${timingText(longCall)}   100k/10 ratio ${ratio(longCall.median, shortCall.median)}`,
+        `    narrow           after 10 calls: ${timingText(shortNarrow)}   after 100,000: ${timingText(longNarrow)}   100k/10 ratio ${ratio(longNarrow.median, shortNarrow.median)}`,
+      ].join('\n') + '\n',
+    );
+  }
+}
+
+async function runLettaSection(): Promise<void> {
+  process.stdout.write("\nrule engine: Letta's benchmark rule sets, one agent-loop step (narrow + validate + record)\n");
+  for (const figure of lettaFigures) {
+    let bench;
+    try {
+      bench = await loadLettaBench(join(lettaBenchDir, figure.file));
+    } catch (error) {
+      process.stdout.write(`  ${figure.file}: skipped (${error instanceof Error ? error.message.split('\n')[0] : String(error)})\n`);
+      continue;
+    }
+    const samples = bench.catalog.length > 100 ? 300 : 3_000;
+    const short = lettaStepCost(bench, shortSession, samples);
+    const long = lettaStepCost(bench, longSession, samples);
+    process.stdout.write(
+      [
+        `  ${figure.file}`,
+        `    after 10 steps:      ${timingText(short)}   Letta ${figure.after10} µs → ${(figure.after10 / short.median).toFixed(0)}× faster`,
+        `    after 100,000 steps: ${timingText(long)}   Letta ${figure.after100k} µs → ${(figure.after100k / long.median).toFixed(0)}× faster`,
+        `    100,000/10 ratio: ${ratio(long.median, short.median)} (Letta ${ratio(figure.after100k, figure.after10)})`,
+      ].join('\n') + '\n',
+    );
+  }
+}
+
+/** The rule engine's section of `npm run bench`: per-call cost against session length, and Letta's step. */
+export async function runEngineBench(): Promise<void> {
+  await runSyntheticSection();
+  await runLettaSection();
+}

@@ -1,0 +1,76 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { Worker } from '@temporalio/worker';
+import { DeterminismViolationError } from '@temporalio/workflow';
+import { describe, expect, it } from 'vitest';
+import { bundleSessionWorkflows } from '../../src/worker/bundle-session-workflows';
+import { historyFromJsonValue } from '../helpers/history-json';
+import type { JsonHistory } from '../helpers/run-chain';
+import { eventTypeNames } from '../helpers/run-chain';
+
+const historiesDirectory = path.resolve(__dirname, 'histories');
+const alteredWorkflowsPath = path.resolve(__dirname, '../fixtures/altered-workflows/index.ts');
+
+/** What each recorded history must show to stay representative (`record-histories.ts` writes them). */
+const expectedHistories: Record<string, { includes: string[]; endsWith: string }> = {
+  'ticket-flow.json': {
+    includes: ['MARKER_RECORDED', 'ACTIVITY_TASK_COMPLETED'],
+    endsWith: 'WORKFLOW_EXECUTION_COMPLETED',
+  },
+  'parallel-batch.json': { includes: ['ACTIVITY_TASK_SCHEDULED'], endsWith: 'WORKFLOW_EXECUTION_COMPLETED' },
+  'interrupt.json': {
+    includes: ['WORKFLOW_EXECUTION_SIGNALED', 'ACTIVITY_TASK_CANCEL_REQUESTED', 'ACTIVITY_TASK_CANCELED'],
+    endsWith: 'WORKFLOW_EXECUTION_COMPLETED',
+  },
+  'approval.json': {
+    includes: ['WORKFLOW_EXECUTION_UPDATE_ACCEPTED', 'WORKFLOW_EXECUTION_UPDATE_COMPLETED', 'TIMER_CANCELED'],
+    endsWith: 'WORKFLOW_EXECUTION_COMPLETED',
+  },
+  'local-activity-tools.json': {
+    includes: ['MARKER_RECORDED', 'ACTIVITY_TASK_COMPLETED'],
+    endsWith: 'WORKFLOW_EXECUTION_COMPLETED',
+  },
+  'continue-as-new-first-run.json': { includes: [], endsWith: 'WORKFLOW_EXECUTION_CONTINUED_AS_NEW' },
+  'continue-as-new-second-run.json': { includes: [], endsWith: 'WORKFLOW_EXECUTION_CONTINUED_AS_NEW' },
+  'continue-as-new-last-run.json': { includes: [], endsWith: 'WORKFLOW_EXECUTION_COMPLETED' },
+};
+
+const files = readdirSync(historiesDirectory)
+  .filter((file) => file.endsWith('.json'))
+  .sort();
+
+function readHistory(file: string): JsonHistory {
+  return JSON.parse(readFileSync(path.join(historiesDirectory, file), 'utf8')) as JsonHistory;
+}
+
+describe('recorded session histories', () => {
+  it('cover every representative session', () => {
+    expect(files).toEqual(Object.keys(expectedHistories).sort());
+    for (const file of files) {
+      const types = eventTypeNames(readHistory(file));
+      const expected = expectedHistories[file];
+      expect(types, file).toEqual(expect.arrayContaining(expected?.includes ?? []));
+      expect(types[types.length - 1], file).toBe(expected?.endsWith);
+    }
+    // The parallel batch's three calls were scheduled by one workflow task.
+    expect(eventTypeNames(readHistory('parallel-batch.json')).join(' ')).toContain(
+      'ACTIVITY_TASK_SCHEDULED ACTIVITY_TASK_SCHEDULED ACTIVITY_TASK_SCHEDULED',
+    );
+  });
+
+  it.each(files)('replays %s deterministically', async (file) => {
+    const workflowBundle = await bundleSessionWorkflows();
+    await expect(
+      Worker.runReplayHistory({ workflowBundle }, historyFromJsonValue(readHistory(file))),
+    ).resolves.toBeUndefined();
+  });
+
+  it('fails with a DeterminismViolationError against a workflow that schedules its activities in another order', async () => {
+    const replay = Worker.runReplayHistory(
+      { workflowsPath: alteredWorkflowsPath },
+      historyFromJsonValue(readHistory('ticket-flow.json')),
+    );
+    await expect(replay).rejects.toBeInstanceOf(DeterminismViolationError);
+    await expect(replay).rejects.toThrow(/Nondeterminism error: .*LocalActivity/);
+  });
+});
