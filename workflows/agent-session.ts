@@ -61,6 +61,7 @@ function freshState(input: SessionInput): CarriedSessionState {
     queuedMessages: [],
     revealedTools: [],
     counters,
+    transcript: [],
     runInProgress: false,
     turnsInRun: 0,
   };

@@ -1,6 +1,7 @@
 import type { CompiledRuleSet, RuleState } from '../rules';
 import type { ConversationMessage } from '../models/conversation-message';
 import type { ModelSettings } from '../models/model-settings';
+import type { TranscriptEntry } from './session-views';
 
 /** How a concurrent batch reacts when one of its calls fails. */
 export type SiblingAbort = 'on-error' | 'never';
@@ -49,10 +50,15 @@ export interface CarriedSessionState {
   queuedMessages: string[];
   revealedTools: string[];
   counters: SessionCounters;
+  /** The latest transcript entries (at most {@link maxCarriedTranscriptEntries}). */
+  transcript: TranscriptEntry[];
   /** Whether a run was in progress at the boundary. */
   runInProgress: boolean;
   turnsInRun: number;
 }
+
+/** How many transcript entries continue-as-new carries; older ones stay in the earlier runs' queries and histories. */
+export const maxCarriedTranscriptEntries = 1_000;
 
 /** Session-wide counters, shown in queries and search attributes. */
 export interface SessionCounters {

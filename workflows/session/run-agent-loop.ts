@@ -1,3 +1,4 @@
+import { endRun as endRuleRun } from '../../src/rules';
 import { continueAsNewIfDue } from './continue-as-new-if-due';
 import { publishSessionState } from './publish-session-state';
 import type { RunEndReason } from './run-turn';
@@ -28,7 +29,16 @@ export async function runAgentLoop(context: SessionContext): Promise<void> {
   }
 }
 
+/** How the rule engine records the run ends it knows of; the others (interrupt, new message, model failure) leave the state to the next run's start. */
+const engineRunEnds: Partial<Record<RunEndReason, 'answered' | 'turn_limit' | 'no_tool_allowed'>> = {
+  text: 'answered',
+  turn_limit: 'turn_limit',
+  no_tool_allowed: 'no_tool_allowed',
+};
+
 function endRun(context: SessionContext, reason: RunEndReason, detail?: string): void {
+  const engineEnd = engineRunEnds[reason];
+  if (engineEnd !== undefined) context.ruleState = endRuleRun(context.ruleState, engineEnd);
   context.runInProgress = false;
   context.turnsInRun = 0;
   context.interrupt = undefined;

@@ -2,6 +2,7 @@ import type { CancellationScope } from '@temporalio/workflow';
 import type { CompiledRuleSet, RuleState } from '../../src/rules';
 import type { ConversationMessage } from '../../src/models/conversation-message';
 import type { PreparedCall } from '../../src/dispatch/prepared-call';
+import { maxCarriedTranscriptEntries } from '../../src/session/session-input';
 import type { CarriedSessionState, ResolvedSessionLimits, SessionCounters, SessionInput } from '../../src/session/session-input';
 import type { SessionStatus } from '../../src/session/session-status';
 import type { PendingApproval, TranscriptEntry } from '../../src/session/session-views';
@@ -49,7 +50,7 @@ export class SessionContext {
   /** Turns taken in this workflow run (continue-as-new resets it). */
   turnsThisExecution = 0;
 
-  readonly transcript: TranscriptEntry[] = [];
+  readonly transcript: TranscriptEntry[];
   status: SessionStatus = 'idle';
   lastRunEnd: string | null = null;
   lastTool: string | null = null;
@@ -79,6 +80,7 @@ export class SessionContext {
     this.counters = carried.counters;
     this.runInProgress = carried.runInProgress;
     this.turnsInRun = carried.turnsInRun;
+    this.transcript = carried.transcript;
     this.turnIndex = carried.counters.turns;
   }
 
@@ -100,6 +102,7 @@ export class SessionContext {
       queuedMessages: this.queuedMessages,
       revealedTools: this.revealedTools,
       counters: { ...this.counters, continuedAsNew: this.counters.continuedAsNew + 1 },
+      transcript: this.transcript.slice(-maxCarriedTranscriptEntries),
       runInProgress: this.runInProgress,
       turnsInRun: this.turnsInRun,
     };
