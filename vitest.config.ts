@@ -19,7 +19,8 @@ export default defineConfig({
           setupFiles: ['test/harness/quiet-worker-logs.ts'],
           testTimeout: 120_000,
           hookTimeout: 600_000,
-          fileParallelism: false,
+          // One fork runs the files one after another: they share one dev server and two cores.
+          poolOptions: { forks: { singleFork: true } },
         },
       },
       {
@@ -30,7 +31,8 @@ export default defineConfig({
           setupFiles: ['test/harness/quiet-worker-logs.ts'],
           testTimeout: 180_000,
           hookTimeout: 600_000,
-          fileParallelism: false,
+          // One fork runs the files one after another: they share one dev server and two cores.
+          poolOptions: { forks: { singleFork: true } },
         },
       },
     ],

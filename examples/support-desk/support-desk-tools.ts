@@ -45,11 +45,11 @@ export function createSupportDeskTools(options: SupportDeskToolOptions = {}): An
     concurrency: 'READ_ONLY',
     interruptBehavior: 'cancel',
     heartbeatTimeoutMs: 5_000,
-    execute: async ({ query }, { signal, heartbeat }) => {
+    execute: async ({ query }, context) => {
       const deadline = Date.now() + searchDelayMs;
       while (Date.now() < deadline) {
-        signal.throwIfAborted();
-        heartbeat({ query });
+        context.signal.throwIfAborted();
+        context.heartbeat({ query });
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       return { query, articles: [{ title: 'Refund policy', summary: 'Orders can be refunded within 30 days.' }] };

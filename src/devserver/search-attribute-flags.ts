@@ -1,4 +1,5 @@
-import type { SearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import type { SearchAttributeType } from '@temporalio/common';
+import type { SearchAttributeKey } from '@temporalio/common/lib/search-attributes';
 
 const cliTypeNames: Record<SearchAttributeType, string> = {
   TEXT: 'Text',

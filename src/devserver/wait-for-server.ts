@@ -1,7 +1,18 @@
 import { Connection } from '@temporalio/client';
 
-/** Polls `address` until the Temporal frontend answers, or rejects after `timeoutMs` (default 60 000). */
-export async function waitForServer(address: string, { timeoutMs = 60_000, isAlive = () => true } = {}): Promise<void> {
+/** Options of {@link waitForServer}. */
+export interface WaitForServerOptions {
+  /** Give up after this long, in ms. Defaults to 60 000. */
+  timeoutMs?: number;
+  /** Stop waiting early when this says the server process is gone. */
+  isAlive?: () => boolean;
+}
+
+/** Polls `address` until the Temporal frontend answers, or rejects after `timeoutMs`. */
+export async function waitForServer(
+  address: string,
+  { timeoutMs = 60_000, isAlive = () => true }: WaitForServerOptions = {},
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {

@@ -14,7 +14,11 @@ export interface DirectoryLockOptions {
  * Runs `work` while holding a lock made of a directory (created atomically), so two processes
  * building the same thing into the same cache do not race. Waits while another process holds it.
  */
-export async function withDirectoryLock<T>(lockPath: string, work: () => Promise<T>, options: DirectoryLockOptions = {}): Promise<T> {
+export async function withDirectoryLock<T>(
+  lockPath: string,
+  work: () => Promise<T>,
+  options: DirectoryLockOptions = {},
+): Promise<T> {
   const staleAfterMs = options.staleAfterMs ?? 20 * 60_000;
   let waited = false;
   for (;;) {

@@ -51,6 +51,6 @@ function resolveTls(flags: ConnectionFlagValues, fromProfile: unknown): Resolved
     };
   }
   if (fromProfile === true) return true;
-  if (typeof fromProfile === 'object' && fromProfile !== null) return fromProfile as ResolvedConnection['tls'];
+  if (typeof fromProfile === 'object' && fromProfile !== null) return fromProfile;
   return undefined;
 }
