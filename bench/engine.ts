@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { engineCost } from './engine/engine-cost-bench';
-import { lettaStepCost, loadLettaBench } from './engine/letta-step-bench';
+import { lettaStepCosts, loadLettaBench } from './engine/letta-step-bench';
 import { timingText } from './engine/measure';
 import { syntheticRules } from './engine/synthetic-rules';
 
-/** Where Letta's benchmark rule sets live, next to this project (override with TOOLRAIL_LETTA_BENCH_DIR). */
-const lettaBenchDir = process.env['TOOLRAIL_LETTA_BENCH_DIR'] ?? join(__dirname, '..', '..', 'shared', 'bench');
+/** Where Letta's benchmark rule sets live (override with TOOLRAIL_LETTA_BENCH_DIR). */
+const lettaBenchDir = process.env['TOOLRAIL_LETTA_BENCH_DIR'] ?? join(__dirname, 'letta-rule-sets');
 
 /** Letta's ToolRulesSolver per step (get allowed + register), median, from its published figures, in µs. */
 const lettaFigures = [
@@ -20,7 +20,7 @@ function ratio(long: number, short: number): string {
   return (long / short).toFixed(2);
 }
 
-async function runSyntheticSection(): Promise<void> {
+function runSyntheticSection(): void {
   process.stdout.write('\nrule engine: per-call cost (synthetic rule sets; medians with p10–p90 spread)\n');
   for (const [tools, ruleCount] of [
     [10, 10],
@@ -42,18 +42,21 @@ async function runSyntheticSection(): Promise<void> {
 }
 
 async function runLettaSection(): Promise<void> {
-  process.stdout.write("\nrule engine: Letta's benchmark rule sets, one agent-loop step (narrow + validate + record)\n");
+  process.stdout.write(
+    "\nrule engine: Letta's benchmark rule sets, one agent-loop step (narrow + validate + record)\n",
+  );
   for (const figure of lettaFigures) {
     let bench;
     try {
       bench = await loadLettaBench(join(lettaBenchDir, figure.file));
     } catch (error) {
-      process.stdout.write(`  ${figure.file}: skipped (${error instanceof Error ? error.message.split('\n')[0] : String(error)})\n`);
+      process.stdout.write(
+        `  ${figure.file}: skipped (${error instanceof Error ? error.message.split('\n')[0] : String(error)})\n`,
+      );
       continue;
     }
     const samples = bench.catalog.length > 100 ? 300 : 3_000;
-    const short = lettaStepCost(bench, shortSession, samples);
-    const long = lettaStepCost(bench, longSession, samples);
+    const [short, long] = lettaStepCosts(bench, shortSession, longSession, samples);
     process.stdout.write(
       [
         `  ${figure.file}`,
@@ -67,6 +70,6 @@ async function runLettaSection(): Promise<void> {
 
 /** The rule engine's section of `npm run bench`: per-call cost against session length, and Letta's step. */
 export async function runEngineBench(): Promise<void> {
-  await runSyntheticSection();
+  runSyntheticSection();
   await runLettaSection();
 }

@@ -11,7 +11,12 @@ export function callArgs(random: () => number): { id: number } {
 }
 
 /** A call of `tool` that validates in `state`, trying every id of the pool, or `null`. */
-function allowedArgs(rules: CompiledRuleSet, state: RuleState, catalog: readonly string[], tool: string): { id: number } | null {
+function allowedArgs(
+  rules: CompiledRuleSet,
+  state: RuleState,
+  catalog: readonly string[],
+  tool: string,
+): { id: number } | null {
   for (let id = 1; id <= idPool; id++) {
     if (validate(rules, state, { tool, args: { id } }, catalog).verdict === 'allowed') return { id };
   }
@@ -37,7 +42,11 @@ export function driveSession(
     }
     let tool = pick(catalog, random);
     let args: { id: number } | null = callArgs(random);
-    for (let attempt = 0; attempt < 8 && validate(rules, state, { tool, args }, catalog).verdict !== 'allowed'; attempt++) {
+    for (
+      let attempt = 0;
+      attempt < 8 && validate(rules, state, { tool, args }, catalog).verdict !== 'allowed';
+      attempt++
+    ) {
       tool = pick(catalog, random);
       args = callArgs(random);
     }

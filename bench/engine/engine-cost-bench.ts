@@ -17,7 +17,12 @@ export interface EngineCost {
  * session. Both states are timed on the same 500 calls (tools drawn from the whole catalog, allowed or
  * not), in alternating batches, so the ratio isolates the effect of session length.
  */
-export function engineCost(rules: CompiledRuleSet, catalog: readonly string[], short: number, long: number): EngineCost {
+export function engineCost(
+  rules: CompiledRuleSet,
+  catalog: readonly string[],
+  short: number,
+  long: number,
+): EngineCost {
   const states: [RuleState, RuleState] = [
     driveSession(rules, catalog, short, seededRandom(11)),
     driveSession(rules, catalog, long, seededRandom(11)),

@@ -1,7 +1,18 @@
 import { readFile } from 'node:fs/promises';
 import type { CompiledRuleSet, RuleState } from '../../src/rules/index';
-import { beginTurn, compileRuleSet, formatDiagnostic, importLetta, initialRuleState, narrow, record, startRun, validate } from '../../src/rules/index';
+import {
+  beginTurn,
+  compileRuleSet,
+  formatDiagnostic,
+  importLetta,
+  initialRuleState,
+  narrow,
+  record,
+  startRun,
+  validate,
+} from '../../src/rules/index';
 import type { Timing } from './measure';
+import { summarize } from './measure';
 import { pick, seededRandom } from './seeded-random';
 
 /** A benchmark rule set of Letta's: catalog, rules and the outputs its conditional tools return. */
@@ -12,7 +23,9 @@ interface LettaBenchFile {
 }
 
 /** Loads one of Letta's benchmark files through the Letta importer. */
-export async function loadLettaBench(file: string): Promise<{ rules: CompiledRuleSet; catalog: string[]; outputs: Map<string, string[]> }> {
+export async function loadLettaBench(
+  file: string,
+): Promise<{ rules: CompiledRuleSet; catalog: string[]; outputs: Map<string, string[]> }> {
   const data = JSON.parse(await readFile(file, 'utf8')) as LettaBenchFile;
   const imported = importLetta({ file, value: data.tool_rules });
   if (!imported.ok) throw new Error(imported.errors.map(formatDiagnostic).join('\n'));
@@ -47,23 +60,31 @@ export function lettaStep(
   return record(rules, current, { tool, args: {}, result, error: false });
 }
 
-/** Median and spread of one Letta step after `prior` steps in one session, in microseconds. */
-export function lettaStepCost(
+/**
+ * Median and spread of one Letta step, in microseconds, early in a session (after `short` steps) and
+ * late (after `long` steps): both sessions advance step by step, timed in alternation so that load on
+ * the machine affects both alike.
+ */
+export function lettaStepCosts(
   bench: { rules: CompiledRuleSet; catalog: string[]; outputs: Map<string, string[]> },
-  prior: number,
+  short: number,
+  long: number,
   samples: number,
-): Timing {
-  const random = seededRandom(42);
-  let state = startRun(bench.rules, initialRuleState(bench.rules), { userMessage: 'go' });
-  for (let i = 0; i < prior; i++) state = lettaStep(bench.rules, bench.catalog, bench.outputs, state, random);
-  const times: number[] = [];
+): [Timing, Timing] {
+  const sessions = [short, long].map((prior) => {
+    const random = seededRandom(42);
+    let state = startRun(bench.rules, initialRuleState(bench.rules), { userMessage: 'go' });
+    for (let i = 0; i < prior; i++) state = lettaStep(bench.rules, bench.catalog, bench.outputs, state, random);
+    return { state, random, times: [] as number[] };
+  });
   for (let i = 0; i < samples; i++) {
-    const start = process.hrtime.bigint();
-    const next = lettaStep(bench.rules, bench.catalog, bench.outputs, state, random);
-    times.push(Number(process.hrtime.bigint() - start) / 1000);
-    if (i % 2 === 1) state = next;
+    for (const session of sessions) {
+      const start = process.hrtime.bigint();
+      session.state = lettaStep(bench.rules, bench.catalog, bench.outputs, session.state, session.random);
+      session.times.push(Number(process.hrtime.bigint() - start) / 1000);
+    }
   }
-  times.sort((a, b) => a - b);
-  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))] ?? 0;
-  return { median: at(0.5), p10: at(0.1), p90: at(0.9) };
+  const [early, late] = sessions.map((session) => summarize(session.times));
+  if (early === undefined || late === undefined) throw new Error('unreachable');
+  return [early, late];
 }

@@ -50,6 +50,7 @@ export function summarize(times: number[]): Timing {
 
 /** `12.3 µs (p10 11.9, p90 14.0)`. */
 export function timingText(timing: Timing): string {
-  const digits = (value: number) => (value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2));
+  const digits = (value: number) =>
+    value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
   return `${digits(timing.median)} µs (p10 ${digits(timing.p10)}, p90 ${digits(timing.p90)})`;
 }

@@ -41,10 +41,12 @@ export const graphCommand: CliCommand = {
       process.stdout.write(`${usage}\n`);
       return ExitCode.ok;
     }
-    if (values.format !== 'dot' && values.format !== 'mermaid') return fail('toolrail graph: --format must be dot or mermaid');
+    if (values.format !== 'dot' && values.format !== 'mermaid')
+      return fail('toolrail graph: --format must be dot or mermaid');
     const format = parseRuleFormatOption(values['rules-format']);
     if (format === null) return fail(`toolrail graph: --rules-format must be one of ${ruleFormatChoices.join(', ')}`);
-    if (!values.rules || values.rules.length === 0) return fail('toolrail graph: give at least one --rules PATH (see --help)');
+    if (!values.rules || values.rules.length === 0)
+      return fail('toolrail graph: give at least one --rules PATH (see --help)');
     const loaded = await loadRuleSet({ paths: values.rules, format });
     const first = loaded.ok ? undefined : loaded.errors[0];
     if (first !== undefined) return fail(formatDiagnostic(first));

@@ -43,7 +43,8 @@ export const lintCommand: CliCommand = {
     }
     const format = parseRuleFormatOption(values.format);
     if (format === null) return fail(`toolrail lint: --format must be one of ${ruleFormatChoices.join(', ')}`);
-    if (!values.rules || values.rules.length === 0) return fail('toolrail lint: give at least one --rules PATH (see --help)');
+    if (!values.rules || values.rules.length === 0)
+      return fail('toolrail lint: give at least one --rules PATH (see --help)');
     const catalog = values.tools
       ?.split(',')
       .map((tool) => tool.trim())

@@ -43,7 +43,8 @@ export const simulateCommand: CliCommand = {
     }
     const format = parseRuleFormatOption(values.format);
     if (format === null) return fail(`toolrail simulate: --format must be one of ${ruleFormatChoices.join(', ')}`);
-    if (!values.rules || values.rules.length === 0) return fail('toolrail simulate: give at least one --rules PATH (see --help)');
+    if (!values.rules || values.rules.length === 0)
+      return fail('toolrail simulate: give at least one --rules PATH (see --help)');
     if (!values.trace) return fail('toolrail simulate: give --trace FILE (see --help)');
     const trace = await loadTrace(values.trace);
     if (!trace.ok) return fail(formatDiagnostic(trace.error));

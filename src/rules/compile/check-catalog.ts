@@ -1,0 +1,44 @@
+import type { CompiledRule } from '../compiled-rule-set';
+import { isToolPattern, matchesToolPattern } from '../paths/tool-pattern';
+import type { RuleDiagnostic } from '../rule-diagnostic';
+import { diagnosticFor, ruleName } from './diagnostic-for';
+import { ruleTools } from './rule-tools';
+
+/** Every tool a rule names must be in the catalog; a glob that matches no catalog tool is a warning. */
+export function checkCatalog(
+  rules: readonly CompiledRule[],
+  catalog: ReadonlySet<string>,
+  out: RuleDiagnostic[],
+): void {
+  for (const rule of rules) {
+    const reported = new Set<string>();
+    for (const { tool, field } of ruleTools(rule)) {
+      if (reported.has(tool)) continue;
+      reported.add(tool);
+      if (isToolPattern(tool)) {
+        if (![...catalog].some((name) => matchesToolPattern(tool, name))) {
+          out.push(
+            diagnosticFor(
+              rule,
+              'warning',
+              'pattern-matches-nothing',
+              `${ruleName(rule)}: ${field} pattern ${JSON.stringify(tool)} matches no tool in the catalog`,
+              'correct the pattern or remove it',
+            ),
+          );
+        }
+        continue;
+      }
+      if (catalog.has(tool)) continue;
+      out.push(
+        diagnosticFor(
+          rule,
+          'error',
+          'unknown-tool-reference',
+          `${ruleName(rule)}: ${field} names ${JSON.stringify(tool)}, which is not in the catalog`,
+          `correct the name, or add ${tool} to the tools the session registers`,
+        ),
+      );
+    }
+  }
+}

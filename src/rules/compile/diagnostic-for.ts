@@ -1,0 +1,23 @@
+import type { CompiledRule } from '../compiled-rule-set';
+import type { RuleDiagnostic } from '../rule-diagnostic';
+
+/** A diagnostic about one rule, placed at the rule (and optionally a field under it). */
+export function diagnosticFor(
+  rule: CompiledRule,
+  severity: RuleDiagnostic['severity'],
+  code: string,
+  problem: string,
+  fix: string,
+): RuleDiagnostic {
+  const { file, path, line } = rule.ref;
+  return line !== undefined
+    ? { severity, code, file, path, line, problem, fix, rule: rule.ref }
+    : { severity, code, file, path, problem, fix, rule: rule.ref };
+}
+
+/** A short name for a rule in sentences: `requires rule on issue_refund`, `step "research"`, … */
+export function ruleName(rule: CompiledRule): string {
+  if ('tool' in rule) return `${rule.kind} rule on ${rule.tool}`;
+  if (rule.kind === 'step') return `step "${rule.name}"`;
+  return `${rule.kind} rule`;
+}

@@ -1,0 +1,44 @@
+import type { CompiledRuleSet } from '../compiled-rule-set';
+import type { Reason } from '../reason';
+import type { RuleState } from '../rule-state';
+import { runEndedReason } from './check-run-gates';
+import { anyArguments, evaluationContext, sortedCatalog } from './evaluation-context';
+import { toolReasons } from './tool-reasons';
+
+/** What narrowing offers the model for the next turn. */
+export interface NarrowResult {
+  /** Tools the model may be offered, sorted by name. */
+  readonly visible: string[];
+  /** Every other catalog tool, sorted by name, with why no arguments could make it allowed now. */
+  readonly hidden: { tool: string; reasons: Reason[] }[];
+  /** Set when the catalog is not empty but nothing is visible: the run ends (unless `onEmpty: allow-all`). */
+  readonly ended?: 'no_tool_allowed';
+}
+
+/** Narrowing before the rules' `onEmpty` setting is applied. */
+export function narrowStrict(rules: CompiledRuleSet, state: RuleState, catalog: readonly string[]): NarrowResult {
+  const context = evaluationContext(rules, state);
+  const tools = sortedCatalog(catalog);
+  const ended = runEndedReason(context);
+  if (ended !== null) return { visible: [], hidden: tools.map((tool) => ({ tool, reasons: [ended] })) };
+  const visible: string[] = [];
+  const hidden: { tool: string; reasons: Reason[] }[] = [];
+  for (const tool of tools) {
+    const reasons = toolReasons(context, tool, anyArguments);
+    if (reasons.length === 0) visible.push(tool);
+    else hidden.push({ tool, reasons });
+  }
+  if (visible.length === 0 && tools.length > 0) return { visible, hidden, ended: 'no_tool_allowed' };
+  return { visible, hidden };
+}
+
+/**
+ * The visible tools for the next model call: the catalog minus every tool that no arguments could make
+ * allowed now. When nothing is left, `ended` is `no_tool_allowed`, unless the rules say
+ * `onEmpty: allow-all`, in which case every catalog tool is offered.
+ */
+export function narrow(rules: CompiledRuleSet, state: RuleState, catalog: readonly string[]): NarrowResult {
+  const result = narrowStrict(rules, state, catalog);
+  if (result.ended === undefined || rules.settings.onEmpty !== 'allow-all') return result;
+  return { visible: [...sortedCatalog(catalog)], hidden: [] };
+}
