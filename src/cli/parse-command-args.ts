@@ -1,12 +1,17 @@
 import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
 import { ExitCode } from './cli-command';
+import { reportBadInput } from './report-bad-input';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
 /** Parsed arguments, or the exit code to return (help printed, or a usage error reported). */
 export type ParsedCommandArgs<O extends Options> =
-  | { ok: true; values: ReturnType<typeof parseArgs<{ options: O; allowPositionals: true }>>['values']; positionals: string[] }
+  | {
+      ok: true;
+      values: ReturnType<typeof parseArgs<{ options: O; allowPositionals: true }>>['values'];
+      positionals: string[];
+    }
   | { ok: false; exitCode: number };
 
 /**
@@ -19,6 +24,7 @@ export function parseCommandArgs<O extends Options>(
   options: O,
   usage: string,
   minPositionals = 0,
+  maxPositionals = Number.POSITIVE_INFINITY,
 ): ParsedCommandArgs<O> {
   try {
     const parsed = parseArgs({
@@ -31,12 +37,26 @@ export function parseCommandArgs<O extends Options>(
       return { ok: false, exitCode: ExitCode.ok };
     }
     if (parsed.positionals.length < minPositionals) {
-      process.stderr.write(`toolrail ${name}: missing arguments (see --help)\n${usage.split('\n')[0] ?? ''}\n`);
-      return { ok: false, exitCode: ExitCode.badInput };
+      return {
+        ok: false,
+        exitCode: reportBadInput(`toolrail ${name}: missing arguments (see --help)\n${usage.split('\n')[0] ?? ''}`),
+      };
+    }
+    if (parsed.positionals.length > maxPositionals) {
+      return {
+        ok: false,
+        exitCode: reportBadInput(
+          `toolrail ${name}: unexpected argument '${parsed.positionals[maxPositionals] ?? ''}' (see --help)`,
+        ),
+      };
     }
     return { ok: true, values: parsed.values as never, positionals: parsed.positionals };
   } catch (error) {
-    process.stderr.write(`toolrail ${name}: ${error instanceof Error ? error.message : String(error)} (see --help)\n`);
-    return { ok: false, exitCode: ExitCode.badInput };
+    return {
+      ok: false,
+      exitCode: reportBadInput(
+        `toolrail ${name}: ${error instanceof Error ? error.message : String(error)} (see --help)`,
+      ),
+    };
   }
 }

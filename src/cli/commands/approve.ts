@@ -20,10 +20,14 @@ ${connectionFlagsHelp}`;
       try {
         await withClient(parsed.values, ({ toolrail }) => {
           const session = toolrail.getSession(sessionId);
-          return decision === 'approve' ? session.approve(callId, parsed.values.reason) : session.deny(callId, parsed.values.reason);
+          return decision === 'approve'
+            ? session.approve(callId, parsed.values.reason)
+            : session.deny(callId, parsed.values.reason);
         });
       } catch (error) {
-        process.stderr.write(`toolrail ${decision}: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}\n`);
+        process.stderr.write(
+          `toolrail ${decision}: ${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}\n`,
+        );
         return ExitCode.badInput;
       }
       process.stdout.write(`${decision === 'approve' ? 'approved' : 'denied'} ${callId} in ${sessionId}\n`);

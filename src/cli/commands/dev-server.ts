@@ -39,7 +39,9 @@ export const devServerCommand: CliCommand = {
     const onProgress = (line: string): void => void process.stderr.write(line + '\n');
     if (values['provision-only']) {
       const cli = await findTemporalCli({ onProgress });
-      process.stdout.write(cli.kind === 'executable' ? `${cli.path} (from ${cli.source})\n` : `SDK download ${cli.version}\n`);
+      process.stdout.write(
+        cli.kind === 'executable' ? `${cli.path} (from ${cli.source})\n` : `SDK download ${cli.version}\n`,
+      );
       return ExitCode.ok;
     }
     const server = await startDevServer({

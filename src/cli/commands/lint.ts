@@ -1,9 +1,10 @@
-import { parseArgs } from 'node:util';
 import { formatDiagnostic } from '../../rules/index';
 import { loadRuleSet } from '../../rules-files/index';
 import { parseRuleFormatOption, ruleFormatChoices } from '../../rules-files/rule-format-option';
 import type { CliCommand } from '../cli-command';
 import { ExitCode } from '../cli-command';
+import { parseCommandArgs } from '../parse-command-args';
+import { reportBadInput } from '../report-bad-input';
 
 const usage = `Usage: toolrail lint --rules PATH [--rules PATH ...] [--tools a,b,c] [--format ${ruleFormatChoices.join('|')}]
 
@@ -14,37 +15,29 @@ line as FILE:PLACE: problem — fix. Warnings do not fail the check.
   --format F     the format of every --rules (default auto: recognised by content)
 Exit 0 when the rules are valid (warnings allowed); 2 when any error was found.`;
 
-function fail(line: string): number {
-  process.stderr.write(`${line}\n`);
-  return ExitCode.badInput;
-}
-
 /** `toolrail lint`: the load-time checks of rules files. */
 export const lintCommand: CliCommand = {
   summary: 'check rules files for errors (cycles, unknown tools, impossible rules) and warnings',
   async run(argv) {
-    let values;
-    try {
-      ({ values } = parseArgs({
-        args: [...argv],
-        options: {
-          rules: { type: 'string', multiple: true },
-          tools: { type: 'string' },
-          format: { type: 'string', default: 'auto' },
-          help: { type: 'boolean', short: 'h', default: false },
-        },
-      }));
-    } catch (error) {
-      return fail(`toolrail lint: ${error instanceof Error ? error.message : String(error)} (see --help)`);
-    }
-    if (values.help) {
-      process.stdout.write(`${usage}\n`);
-      return ExitCode.ok;
-    }
+    const parsed = parseCommandArgs(
+      'lint',
+      argv,
+      {
+        rules: { type: 'string', multiple: true },
+        tools: { type: 'string' },
+        format: { type: 'string', default: 'auto' },
+      },
+      usage,
+      0,
+      0,
+    );
+    if (!parsed.ok) return parsed.exitCode;
+    const values = parsed.values;
     const format = parseRuleFormatOption(values.format);
-    if (format === null) return fail(`toolrail lint: --format must be one of ${ruleFormatChoices.join(', ')}`);
+    if (format === null)
+      return reportBadInput(`toolrail lint: --format must be one of ${ruleFormatChoices.join(', ')}`);
     if (!values.rules || values.rules.length === 0)
-      return fail('toolrail lint: give at least one --rules PATH (see --help)');
+      return reportBadInput('toolrail lint: give at least one --rules PATH (see --help)');
     const catalog = values.tools
       ?.split(',')
       .map((tool) => tool.trim())

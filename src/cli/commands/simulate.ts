@@ -1,9 +1,10 @@
-import { parseArgs } from 'node:util';
 import { formatDiagnostic, simulateTrace } from '../../rules/index';
 import { loadRuleSet, loadTrace } from '../../rules-files/index';
 import { parseRuleFormatOption, ruleFormatChoices } from '../../rules-files/rule-format-option';
 import type { CliCommand } from '../cli-command';
 import { ExitCode } from '../cli-command';
+import { parseCommandArgs } from '../parse-command-args';
+import { reportBadInput } from '../report-bad-input';
 
 const usage = `Usage: toolrail simulate --rules PATH [--rules PATH ...] --trace FILE [--format ${ruleFormatChoices.join('|')}]
 
@@ -14,43 +15,35 @@ Prints one JSON line per trace event: what was visible, which calls were allowed
   --format F     the format of every --rules (default auto: recognised by content)
 Exit 0 when the trace was simulated; 2 when the rules or the trace are invalid.`;
 
-function fail(line: string): number {
-  process.stderr.write(`${line}\n`);
-  return ExitCode.badInput;
-}
-
 /** `toolrail simulate`: rules against a recorded trace, offline. */
 export const simulateCommand: CliCommand = {
   summary: 'check rules against a recorded trace, offline: what would be visible, allowed, blocked, and why',
   async run(argv) {
-    let values;
-    try {
-      ({ values } = parseArgs({
-        args: [...argv],
-        options: {
-          rules: { type: 'string', multiple: true },
-          trace: { type: 'string' },
-          format: { type: 'string', default: 'auto' },
-          help: { type: 'boolean', short: 'h', default: false },
-        },
-      }));
-    } catch (error) {
-      return fail(`toolrail simulate: ${error instanceof Error ? error.message : String(error)} (see --help)`);
-    }
-    if (values.help) {
-      process.stdout.write(`${usage}\n`);
-      return ExitCode.ok;
-    }
+    const parsed = parseCommandArgs(
+      'simulate',
+      argv,
+      {
+        rules: { type: 'string', multiple: true },
+        trace: { type: 'string' },
+        format: { type: 'string', default: 'auto' },
+      },
+      usage,
+      0,
+      0,
+    );
+    if (!parsed.ok) return parsed.exitCode;
+    const values = parsed.values;
     const format = parseRuleFormatOption(values.format);
-    if (format === null) return fail(`toolrail simulate: --format must be one of ${ruleFormatChoices.join(', ')}`);
+    if (format === null)
+      return reportBadInput(`toolrail simulate: --format must be one of ${ruleFormatChoices.join(', ')}`);
     if (!values.rules || values.rules.length === 0)
-      return fail('toolrail simulate: give at least one --rules PATH (see --help)');
-    if (!values.trace) return fail('toolrail simulate: give --trace FILE (see --help)');
+      return reportBadInput('toolrail simulate: give at least one --rules PATH (see --help)');
+    if (!values.trace) return reportBadInput('toolrail simulate: give --trace FILE (see --help)');
     const trace = await loadTrace(values.trace);
-    if (!trace.ok) return fail(formatDiagnostic(trace.error));
+    if (!trace.ok) return reportBadInput(formatDiagnostic(trace.error));
     const loaded = await loadRuleSet({ paths: values.rules, format, catalog: trace.trace.tools });
     const first = loaded.ok ? undefined : loaded.errors[0];
-    if (first !== undefined) return fail(formatDiagnostic(first));
+    if (first !== undefined) return reportBadInput(formatDiagnostic(first));
     if (!loaded.ok) return ExitCode.badInput;
     for (const warning of loaded.warnings) process.stderr.write(`${formatDiagnostic(warning)}\n`);
     const { lines } = simulateTrace(loaded.rules, trace.trace);

@@ -6,6 +6,7 @@ import { ExitCode } from '../cli-command';
 import { connectionFlags, connectionFlagsHelp } from '../connection/connection-flags';
 import { sessionUiUrl } from '../connection/open-client';
 import { parseCommandArgs } from '../parse-command-args';
+import { reportBadInput } from '../report-bad-input';
 import { withClient } from '../with-client';
 
 const usage = `Usage: toolrail start --rules PATH [--rules PATH ...] --model PROVIDER:MODEL [options] [connection flags]
@@ -51,17 +52,17 @@ export const startCommand: CliCommand = {
     );
     if (!parsed.ok) return parsed.exitCode;
     const values = parsed.values;
-    const fail = (line: string): number => {
-      process.stderr.write(`${line}\n`);
-      return ExitCode.badInput;
-    };
     const format = parseRuleFormatOption(values.format ?? 'auto');
-    if (format === null) return fail(`toolrail start: --format must be one of ${ruleFormatChoices.join(', ')}`);
-    if (!values.rules?.length) return fail('toolrail start: give at least one --rules PATH (see --help)');
+    if (format === null)
+      return reportBadInput(`toolrail start: --format must be one of ${ruleFormatChoices.join(', ')}`);
+    if (!values.rules?.length) return reportBadInput('toolrail start: give at least one --rules PATH (see --help)');
     const modelText = values.model ?? process.env.TOOLRAIL_MODEL;
     const match = modelText ? /^(openai|anthropic|scripted):(.+)$/.exec(modelText) : null;
-    if (!match) return fail('toolrail start: give --model openai:MODEL, anthropic:MODEL or scripted:NAME');
-    const tools = values.tools?.split(',').map((tool) => tool.trim()).filter(Boolean);
+    if (!match) return reportBadInput('toolrail start: give --model openai:MODEL, anthropic:MODEL or scripted:NAME');
+    const tools = values.tools
+      ?.split(',')
+      .map((tool) => tool.trim())
+      .filter(Boolean);
     const loaded = await loadRuleSet({ paths: values.rules, format, ...(tools ? { catalog: tools } : {}) });
     for (const warning of loaded.warnings) process.stderr.write(`${formatDiagnostic(warning)}\n`);
     if (!loaded.ok) {
@@ -69,7 +70,8 @@ export const startCommand: CliCommand = {
       return ExitCode.badInput;
     }
     const approvalTimeoutMs = values['approval-timeout'] === undefined ? undefined : Number(values['approval-timeout']);
-    if (approvalTimeoutMs !== undefined && !(approvalTimeoutMs > 0)) return fail('toolrail start: --approval-timeout must be a positive number of ms');
+    if (approvalTimeoutMs !== undefined && !(approvalTimeoutMs > 0))
+      return reportBadInput('toolrail start: --approval-timeout must be a positive number of ms');
     const { sessionId, url } = await withClient(values, async ({ toolrail, connection }) => {
       const session = await toolrail.startSession({
         rules: loaded.rules,

@@ -20,8 +20,14 @@ export const transcriptCommand: CliCommand = {
     const parsed = parseCommandArgs('transcript', argv, { ...connectionFlags, json: { type: 'boolean' } }, usage, 1);
     if (!parsed.ok) return parsed.exitCode;
     const [sessionId = ''] = parsed.positionals;
-    const entries: TranscriptEntry[] = await withClient(parsed.values, ({ toolrail }) => toolrail.getSession(sessionId).transcript());
-    process.stdout.write(parsed.values.json ? `${JSON.stringify(entries, null, 2)}\n` : entries.map(renderTranscriptEntry).join('\n') + '\n');
+    const entries: TranscriptEntry[] = await withClient(parsed.values, ({ toolrail }) =>
+      toolrail.getSession(sessionId).transcript(),
+    );
+    process.stdout.write(
+      parsed.values.json
+        ? `${JSON.stringify(entries, null, 2)}\n`
+        : entries.map(renderTranscriptEntry).join('\n') + '\n',
+    );
     return ExitCode.ok;
   },
 };

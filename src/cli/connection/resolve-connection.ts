@@ -7,7 +7,9 @@ export interface ResolvedConnection {
   address: string;
   namespace: string;
   apiKey?: string;
-  tls?: { serverNameOverride?: string; serverRootCACertificate?: Buffer; clientCertPair?: { crt: Buffer; key: Buffer } } | true;
+  tls?:
+    | { serverNameOverride?: string; serverRootCACertificate?: Buffer; clientCertPair?: { crt: Buffer; key: Buffer } }
+    | true;
   metadata?: Record<string, string>;
   taskQueue: string;
   uiUrl: string;
@@ -18,12 +20,17 @@ export interface ResolvedConnection {
  * environment variables and the selected config-file profile (via `@temporalio/envconfig`), then
  * the local dev server defaults.
  */
-export function resolveConnection(flags: ConnectionFlagValues, env: NodeJS.ProcessEnv = process.env): ResolvedConnection {
+export function resolveConnection(
+  flags: ConnectionFlagValues,
+  env: NodeJS.ProcessEnv = process.env,
+): ResolvedConnection {
   const configFile = flags['config-file'] ?? env.TEMPORAL_CONFIG_FILE;
   const profile = loadClientConnectConfig({
     ...(flags.profile ? { profile: flags.profile } : {}),
     ...(configFile ? { configSource: { path: configFile } } : {}),
-    overrideEnvVars: Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined)),
+    overrideEnvVars: Object.fromEntries(
+      Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    ),
   });
   const options = profile.connectionOptions;
   const apiKey = flags['api-key'] ?? (typeof options.apiKey === 'string' ? options.apiKey : undefined);

@@ -30,14 +30,23 @@ export function renderRuleState(sessionId: string, state: SessionRuleStateView, 
     lines.push(...formatTable(['TOOL', 'REASON', 'CALL FIRST', 'RULE'], rows).map((line) => `  ${line}`));
   }
   if (rules.forbidden.length > 0) {
-    lines.push('', `Forbidden for the rest of the session: ${rules.forbidden.map(({ tool, by }) => `${tool} (by ${ruleLabel(by)})`).join(', ')}`);
+    lines.push(
+      '',
+      `Forbidden for the rest of the session: ${rules.forbidden.map(({ tool, by }) => `${tool} (by ${ruleLabel(by)})`).join(', ')}`,
+    );
   }
   if (rules.counts.length > 0) {
     lines.push('', 'Counts:');
     lines.push(
       ...formatTable(
         ['TOOL', 'USED', 'LIMIT', 'SCOPE', 'RULE'],
-        rules.counts.map((count) => [count.tool, String(count.count), String(count.limit), count.scope, ruleLabel(count.rule)]),
+        rules.counts.map((count) => [
+          count.tool,
+          String(count.count),
+          String(count.limit),
+          count.scope,
+          ruleLabel(count.rule),
+        ]),
       ).map((line) => `  ${line}`),
     );
   }
@@ -73,12 +82,20 @@ export function renderRuleState(sessionId: string, state: SessionRuleStateView, 
     lines.push(
       ...formatTable(
         ['CALL ID', 'TOOL', 'INPUT', 'WHY'],
-        state.pendingApprovals.map((approval) => [approval.callId, approval.toolName, JSON.stringify(approval.input), approval.reason]),
+        state.pendingApprovals.map((approval) => [
+          approval.callId,
+          approval.toolName,
+          JSON.stringify(approval.input),
+          approval.reason,
+        ]),
       ).map((line) => `  ${line}`),
     );
   }
   if (state.runningCalls.length > 0) {
-    lines.push('', `Running: ${state.runningCalls.map((call) => `${call.toolName} (${call.callId}, ${call.interruptBehavior})`).join(', ')}`);
+    lines.push(
+      '',
+      `Running: ${state.runningCalls.map((call) => `${call.toolName} (${call.callId}, ${call.interruptBehavior})`).join(', ')}`,
+    );
   }
   lines.push(
     '',
@@ -86,6 +103,8 @@ export function renderRuleState(sessionId: string, state: SessionRuleStateView, 
       ? 'A text answer would end the run now.'
       : `A text answer would not end the run: ${rules.endCheck.reasons.map((reason) => reason.code).join(', ')}`,
   );
-  lines.push(`Counters: ${status.counters.turns} turns, ${status.counters.toolCalls} tool calls, ${status.counters.blockedCalls} blocked, ${status.counters.runs} runs`);
+  lines.push(
+    `Counters: ${status.counters.turns} turns, ${status.counters.toolCalls} tool calls, ${status.counters.blockedCalls} blocked, ${status.counters.runs} runs`,
+  );
   return lines.join('\n');
 }

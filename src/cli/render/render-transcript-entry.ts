@@ -16,14 +16,18 @@ export function renderTranscriptEntry(entry: TranscriptEntry): string {
     case 'model': {
       const lines = [`${turn} visible tools: ${entry.visible.join(', ') || '(none)'}`];
       if (entry.text) lines.push(`${turn} model: ${shorten(entry.text)}`);
-      for (const call of entry.calls) lines.push(`${turn} model calls ${call.tool}(${shorten(JSON.stringify(call.args))}) [${call.callId}]`);
+      for (const call of entry.calls)
+        lines.push(`${turn} model calls ${call.tool}(${shorten(JSON.stringify(call.args))}) [${call.callId}]`);
       return lines.join('\n');
     }
     case 'verdict':
       return entry.verdict === 'allowed'
         ? `${turn}   ✓ ${entry.tool} allowed by the rules`
         : `${turn}   ✗ ${entry.tool} refused: ${entry.reasons
-            .map((reason) => `[${reason.code}] ${reason.message}${reason.callFirst?.length ? ` (call first: ${reason.callFirst.join(' → ')})` : ''}`)
+            .map(
+              (reason) =>
+                `[${reason.code}] ${reason.message}${reason.callFirst?.length ? ` (call first: ${reason.callFirst.join(' → ')})` : ''}`,
+            )
             .join('; ')}`;
     case 'approval':
       if (entry.decision === 'interrupted') return `${turn}   ✗ ${entry.tool} not decided: the user interrupted`;
