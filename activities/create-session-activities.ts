@@ -113,7 +113,10 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       // Report a cancellation as one, so the workflow (and the UI) see the call was cancelled.
       if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason;
       if (shouldRetryToolOutcome({ outcome, prepared, attempt: context.info.attempt })) {
-        throw ApplicationFailure.retryable(outcome.type === 'tool-error' ? outcome.message : 'retry', outcome.type === 'tool-error' ? outcome.code : 'RETRY');
+        throw ApplicationFailure.retryable(
+          outcome.type === 'tool-error' ? outcome.message : 'retry',
+          outcome.type === 'tool-error' ? outcome.code : 'RETRY',
+        );
       }
       return outcome;
     },

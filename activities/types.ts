@@ -15,7 +15,6 @@ export interface LoadCatalogInput {
   revealed: string[];
 }
 
-
 /** Input of {@link SessionActivities.callModel}. */
 export interface CallModelInput {
   sessionId: string;

@@ -26,8 +26,10 @@ const once = process.argv.includes('--once');
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
 
 function chooseModel(): ModelSettings {
-  if (process.env.OPENAI_API_KEY) return { provider: 'openai', model: process.env.TOOLRAIL_DEMO_MODEL ?? 'gpt-4.1-mini' };
-  if (process.env.ANTHROPIC_API_KEY) return { provider: 'anthropic', model: process.env.TOOLRAIL_DEMO_MODEL ?? 'claude-sonnet-4-5' };
+  if (process.env.OPENAI_API_KEY)
+    return { provider: 'openai', model: process.env.TOOLRAIL_DEMO_MODEL ?? 'gpt-4.1-mini' };
+  if (process.env.ANTHROPIC_API_KEY)
+    return { provider: 'anthropic', model: process.env.TOOLRAIL_DEMO_MODEL ?? 'claude-sonnet-4-5' };
   return { provider: 'scripted', model: 'support-desk' };
 }
 
@@ -89,7 +91,9 @@ async function runDemo(stopRequested: Promise<unknown>): Promise<void> {
     log('  - Queries tab: run "ruleState" (visible tools, hidden tools with reasons, counts), "transcript", "status".');
     log('  - The summary at the top ("current details") shows the rule state in Markdown.');
     log(`  - Workflows list: filter with ToolrailStatus="idle" or ToolrailBlockedCalls > 0.`);
-    log(`From a terminal: npx toolrail state ${session.sessionId} --address ${server.address} --ui-url ${server.uiAddress ?? ''}`);
+    log(
+      `From a terminal: npx toolrail state ${session.sessionId} --address ${server.address} --ui-url ${server.uiAddress ?? ''}`,
+    );
     if (once) {
       await session.end();
       await session.result();

@@ -3,7 +3,16 @@
  * @module
  */
 export { defineTool, ToolRegistry, ToolExecutionError, ToolAbortError, buildToolCatalog } from './tools';
-export type { AnyTool, Tool, ToolDefinition, ToolCallContext, ToolExecutionContext, ToolHooks, PreToolHook, PostToolHook } from './tools';
+export type {
+  AnyTool,
+  Tool,
+  ToolDefinition,
+  ToolCallContext,
+  ToolExecutionContext,
+  ToolHooks,
+  PreToolHook,
+  PostToolHook,
+} from './tools';
 export { ConcurrencyClass } from './dispatch/prepared-call';
 export type { PreparedCall, InterruptBehavior, PermissionBehavior } from './dispatch/prepared-call';
 export { ToolErrorCode } from './dispatch/tool-error-code';
@@ -37,7 +46,14 @@ export {
   ModelError,
   ModelErrorCode,
 } from './models';
-export type { ModelAdapter, ModelRequest, ModelResponse, ModelSettings, ConversationMessage, ScriptStep } from './models';
+export type {
+  ModelAdapter,
+  ModelRequest,
+  ModelResponse,
+  ModelSettings,
+  ConversationMessage,
+  ScriptStep,
+} from './models';
 export { createWorker } from './worker/create-worker';
 export type { CreateWorkerOptions } from './worker/create-worker';
 export { bundleSessionWorkflows } from './worker/bundle-session-workflows';
@@ -47,7 +63,13 @@ export type { StartSessionOptions, SessionListing } from './client/toolrail-clie
 export { SessionHandle } from './client/session-handle';
 export * from './session/session-messages';
 export type { SessionInput, SessionLimits, SiblingAbort } from './session/session-input';
-export type { SessionRuleStateView, SessionStatusView, TranscriptEntry, PendingApproval, RunningCall } from './session/session-views';
+export type {
+  SessionRuleStateView,
+  SessionStatusView,
+  TranscriptEntry,
+  PendingApproval,
+  RunningCall,
+} from './session/session-views';
 export { SessionStatus } from './session/session-status';
 export { toolrailSearchAttributes } from './session/search-attributes';
 export { startDevServer } from './devserver/start-dev-server';

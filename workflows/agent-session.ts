@@ -27,7 +27,10 @@ export async function agentSession(input: SessionInput): Promise<SessionStatusVi
     publishSessionState(context);
     if (context.queuedMessages.length === 0) {
       if (context.endRequested || (limits.closeWhenIdle && context.counters.runs > 0)) break;
-      const woke = await condition(() => context.queuedMessages.length > 0 || context.endRequested, limits.idleTimeoutMs);
+      const woke = await condition(
+        () => context.queuedMessages.length > 0 || context.endRequested,
+        limits.idleTimeoutMs,
+      );
       if (!woke || context.queuedMessages.length === 0) break;
     }
     await continueAsNewIfDue(context);

@@ -29,7 +29,11 @@ export async function followDemoSession(session: SessionHandle, log: (line: stri
       log(`  >>> a human approves ${approval.toolName}(${JSON.stringify(approval.input)}) — ${approval.reason}`);
       await session.approve(approval.callId, 'approved by the demo operator');
     }
-    const done = status.status === 'idle' && status.queuedMessages === 0 && status.counters.runs >= (interrupted ? 2 : 1) && status.lastRunEnd !== null;
+    const done =
+      status.status === 'idle' &&
+      status.queuedMessages === 0 &&
+      status.counters.runs >= (interrupted ? 2 : 1) &&
+      status.lastRunEnd !== null;
     if (done && (interrupted || status.lastRunEnd !== 'interrupted')) return true;
     if (status.status === 'completed') return true;
     await new Promise((resolve) => setTimeout(resolve, pollMs));

@@ -27,7 +27,11 @@ function createdTicketId(request: ModelRequest): string {
  */
 export function supportDeskScript(): ScriptedModel {
   return createScriptedModel([
-    toolCallResponse('check_eligibility', { order_id: 'ORD-1001' }, { text: 'Let me check whether ORD-1001 can be refunded.' }),
+    toolCallResponse(
+      'check_eligibility',
+      { order_id: 'ORD-1001' },
+      { text: 'Let me check whether ORD-1001 can be refunded.' },
+    ),
     parallelToolCallsResponse(
       [
         { name: 'lookup_customer', args: { email: customer } },
@@ -37,7 +41,11 @@ export function supportDeskScript(): ScriptedModel {
     ),
     toolCallResponse('check_eligibility', { order_id: 'ORD-1001' }),
     toolCallResponse('issue_refund', { order_id: 'ORD-1002', amount: 310 }, { text: 'Refunding the order.' }),
-    toolCallResponse('issue_refund', { order_id: 'ORD-1001', amount: 42 }, { text: 'Sorry, ORD-1001 is the one to refund.' }),
+    toolCallResponse(
+      'issue_refund',
+      { order_id: 'ORD-1001', amount: 42 },
+      { text: 'Sorry, ORD-1001 is the one to refund.' },
+    ),
     toolCallResponse('create_ticket', { customer, subject: 'Refund for ORD-1001 (damaged)' }),
     (request) =>
       toolCallResponse('close_ticket', {

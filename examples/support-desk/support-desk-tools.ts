@@ -23,7 +23,10 @@ export interface SupportDeskToolOptions {
  * worker's memory; the rules (see `support-desk-rules.yaml`) decide the order they may be used in.
  */
 export function createSupportDeskTools(options: SupportDeskToolOptions = {}): AnyTool[] {
-  const tickets = new Map<string, { customer: string; subject: string; assignee?: string; status: 'open' | 'closed' }>();
+  const tickets = new Map<
+    string,
+    { customer: string; subject: string; assignee?: string; status: 'open' | 'closed' }
+  >();
   const refundsByKey = new Map<string, { refund_id: string; order_id: string; amount: number }>();
   const searchDelayMs = options.searchDelayMs ?? 3_000;
 
@@ -34,7 +37,9 @@ export function createSupportDeskTools(options: SupportDeskToolOptions = {}): An
     concurrency: 'READ_ONLY',
     execute: ({ email }) => ({
       email,
-      orders: [...orders].filter(([, order]) => order.customer === email).map(([id, order]) => ({ order_id: id, amount: order.amount })),
+      orders: [...orders]
+        .filter(([, order]) => order.customer === email)
+        .map(([id, order]) => ({ order_id: id, amount: order.amount })),
     }),
   });
 

@@ -54,7 +54,9 @@ export class ToolrailClient {
   }
 
   /** Lists sessions, newest first, optionally only those with one status (through the `ToolrailStatus` search attribute). */
-  async listSessions({ status, limit = 100 }: { status?: SessionStatus; limit?: number } = {}): Promise<SessionListing[]> {
+  async listSessions({ status, limit = 100 }: { status?: SessionStatus; limit?: number } = {}): Promise<
+    SessionListing[]
+  > {
     const query = `WorkflowType = 'agentSession'${status ? ` AND ToolrailStatus = '${status}'` : ''}`;
     const sessions: SessionListing[] = [];
     for await (const execution of this.temporal.workflow.list({ query })) {

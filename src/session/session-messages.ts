@@ -29,9 +29,10 @@ export const userMessageSignal = defineSignal<[UserMessageInput]>('userMessage')
 export const endSessionSignal = defineSignal<[]>('endSession');
 
 /** Approves or denies a call that waits for a human. Rejected (history untouched) for unknown or decided call ids. */
-export const approveToolCallUpdate = defineUpdate<{ callId: string; decision: 'approved' | 'denied' }, [ApproveToolCallInput]>(
-  'approveToolCall',
-);
+export const approveToolCallUpdate = defineUpdate<
+  { callId: string; decision: 'approved' | 'denied' },
+  [ApproveToolCallInput]
+>('approveToolCall');
 
 /** The rule state: visible tools, hidden tools with reasons, counts, sequences, pending approvals, running calls. */
 export const ruleStateQuery = defineQuery<SessionRuleStateView>('ruleState');

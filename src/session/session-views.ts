@@ -42,7 +42,13 @@ export interface SessionStatusView {
 /** One line of the human-readable transcript (the `transcript` query). */
 export type TranscriptEntry =
   | { kind: 'user'; turn: number; text: string }
-  | { kind: 'model'; turn: number; text?: string; visible: string[]; calls: { callId: string; tool: string; args: unknown }[] }
+  | {
+      kind: 'model';
+      turn: number;
+      text?: string;
+      visible: string[];
+      calls: { callId: string; tool: string; args: unknown }[];
+    }
   | {
       kind: 'verdict';
       turn: number;
@@ -51,7 +57,14 @@ export type TranscriptEntry =
       verdict: 'allowed' | 'blocked';
       reasons: { code: string; message: string; callFirst?: readonly string[] }[];
     }
-  | { kind: 'approval'; turn: number; callId: string; tool: string; decision: 'approved' | 'denied' | 'timed_out' | 'interrupted'; reason?: string }
+  | {
+      kind: 'approval';
+      turn: number;
+      callId: string;
+      tool: string;
+      decision: 'approved' | 'denied' | 'timed_out' | 'interrupted';
+      reason?: string;
+    }
   | { kind: 'tool'; turn: number; callId: string; tool: string; isError: boolean; code?: string; content: string }
   | { kind: 'run-end'; turn: number; reason: string; detail?: string }
   | { kind: 'notice'; turn: number; text: string };

@@ -193,7 +193,9 @@ describe('the rule state in the Temporal Web UI', () => {
         expect(details).toContain(normalizeSpace(`${tool} (${first?.code ?? 'hidden'}${callFirst})`));
       }
       for (const approval of expected.pendingApprovals) {
-        expect(details).toContain(`Waiting for approval: ${approval.toolName} call ${approval.callId}: ${approval.reason}`);
+        expect(details).toContain(
+          `Waiting for approval: ${approval.toolName} call ${approval.callId}: ${approval.reason}`,
+        );
       }
     });
   }

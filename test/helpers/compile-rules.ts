@@ -3,7 +3,10 @@ import { compileRuleSet, formatDiagnostic, importRules } from '../../src/rules';
 import type { CompiledRuleSet } from '../../src/rules';
 
 /** Compiles rules given inline (any format `importRules` recognises); throws with every diagnostic on error. */
-export function compileRules(value: unknown, { file = 'inline.yaml', catalog }: { file?: string; catalog?: readonly string[] } = {}): CompiledRuleSet {
+export function compileRules(
+  value: unknown,
+  { file = 'inline.yaml', catalog }: { file?: string; catalog?: readonly string[] } = {},
+): CompiledRuleSet {
   const imported = importRules({ file, value: typeof value === 'string' ? (parse(value) as unknown) : value });
   if (!imported.ok) throw new Error(imported.errors.map(formatDiagnostic).join('\n'));
   const compiled = compileRuleSet({ documents: [imported.document], ...(catalog ? { catalog } : {}) });

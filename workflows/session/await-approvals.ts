@@ -10,7 +10,8 @@ export interface ApprovalRequest {
 }
 
 /** How one approval ended. */
-export type ApprovalResult = { decision: 'approved' | 'denied'; reason?: string } | { decision: 'timed_out' | 'interrupted' };
+export type ApprovalResult =
+  { decision: 'approved' | 'denied'; reason?: string } | { decision: 'timed_out' | 'interrupted' };
 
 /**
  * Puts `requests` up for approval (the `approveToolCall` update decides them), waits until each

@@ -32,12 +32,19 @@ export async function dispatchCalls(
   const batches = partitionCalls(candidates, {
     maxConcurrency: context.limits.maxToolConcurrency,
     dependsOn: (earlier, later) =>
-      dependsOn(context.rules, { tool: candidates[earlier]?.toolName ?? '' }, { tool: candidates[later]?.toolName ?? '' }),
+      dependsOn(
+        context.rules,
+        { tool: candidates[earlier]?.toolName ?? '' },
+        { tool: candidates[later]?.toolName ?? '' },
+      ),
   });
 
   const notRun = (calls: readonly PreparedCall[]): void => {
     for (const call of calls) {
-      outcomes.set(call.callId, refusePreparedCall(call, { reason: 'interrupted', message: 'Not run: the user interrupted the session.' }));
+      outcomes.set(
+        call.callId,
+        refusePreparedCall(call, { reason: 'interrupted', message: 'Not run: the user interrupted the session.' }),
+      );
     }
   };
   for (const batch of batches) {
@@ -81,11 +88,21 @@ function clearBatch(
       callId: call.callId,
       tool: call.toolName,
       verdict: verdict.verdict,
-      reasons: verdict.reasons.map(({ code, message, callFirst }) => ({ code, message, ...(callFirst ? { callFirst } : {}) })),
+      reasons: verdict.reasons.map(({ code, message, callFirst }) => ({
+        code,
+        message,
+        ...(callFirst ? { callFirst } : {}),
+      })),
     });
     if (verdict.verdict === 'blocked') {
       context.counters.blockedCalls += 1;
-      outcomes.set(call.callId, refusePreparedCall(call, { reason: 'rule-blocked', message: formatRuleRefusal(call.toolName, verdict.reasons) }));
+      outcomes.set(
+        call.callId,
+        refusePreparedCall(call, {
+          reason: 'rule-blocked',
+          message: formatRuleRefusal(call.toolName, verdict.reasons),
+        }),
+      );
       continue;
     }
     if (call.permission === 'deny') {
@@ -101,7 +118,10 @@ function clearBatch(
     if (needsApprovalBecause !== undefined && !context.interactive) {
       outcomes.set(
         call.callId,
-        refusePreparedCall(call, { reason: 'approval-denied', message: `${needsApprovalBecause}, and this session is not interactive: denied.` }),
+        refusePreparedCall(call, {
+          reason: 'approval-denied',
+          message: `${needsApprovalBecause}, and this session is not interactive: denied.`,
+        }),
       );
       continue;
     }
@@ -136,15 +156,19 @@ async function approveWhereNeeded(
       ...(result && 'reason' in result && result.reason !== undefined ? { reason: result.reason } : {}),
     });
     if (decision === 'approved') runnable.push({ prepared, approved: true });
-    else if (decision === 'timed_out') outcomes.set(prepared.callId, refusePreparedCall(prepared, { reason: 'approval-timeout' }));
-    else if (decision === 'interrupted') outcomes.set(prepared.callId, refusePreparedCall(prepared, { reason: 'interrupted' }));
+    else if (decision === 'timed_out')
+      outcomes.set(prepared.callId, refusePreparedCall(prepared, { reason: 'approval-timeout' }));
+    else if (decision === 'interrupted')
+      outcomes.set(prepared.callId, refusePreparedCall(prepared, { reason: 'interrupted' }));
     else {
       const reason = result && 'reason' in result ? result.reason : undefined;
       outcomes.set(
         prepared.callId,
         refusePreparedCall(prepared, {
           reason: 'approval-denied',
-          ...(reason ? { message: `A human declined this ${prepared.toolName} call: ${reason}. Do not retry it as is.` } : {}),
+          ...(reason
+            ? { message: `A human declined this ${prepared.toolName} call: ${reason}. Do not retry it as is.` }
+            : {}),
         }),
       );
     }
@@ -168,5 +192,11 @@ function recordOutcome(context: SessionContext, call: PreparedCall, outcome: Too
 }
 
 function missingOutcome(entry: PreparedCall | ToolErrorOutcome): ToolOutcome {
-  return { type: 'tool-error', callId: entry.callId, toolName: entry.toolName, code: 'INTERRUPTED', message: 'The call did not run.' };
+  return {
+    type: 'tool-error',
+    callId: entry.callId,
+    toolName: entry.toolName,
+    code: 'INTERRUPTED',
+    message: 'The call did not run.',
+  };
 }

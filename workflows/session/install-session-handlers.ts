@@ -78,7 +78,8 @@ export function installSessionHandlers(context: SessionContext): void {
   );
 
   setHandler(transcriptQuery, () => context.transcript, {
-    description: 'The session turn by turn: user messages, visible tools, proposed calls, verdicts with reasons, approvals and tool results.',
+    description:
+      'The session turn by turn: user messages, visible tools, proposed calls, verdicts with reasons, approvals and tool results.',
   });
 
   setHandler(
@@ -90,7 +91,10 @@ export function installSessionHandlers(context: SessionContext): void {
       counters: context.counters,
       queuedMessages: context.queuedMessages.length,
     }),
-    { description: 'Status (idle, thinking, running_tools, awaiting_approval, completed), counters and why the last run ended.' },
+    {
+      description:
+        'Status (idle, thinking, running_tools, awaiting_approval, completed), counters and why the last run ended.',
+    },
   );
 }
 
@@ -101,7 +105,8 @@ function readText(value: unknown): string | undefined {
 
 /** Rejects (before anything is written to history) approvals of unknown, decided or malformed calls. */
 function validateApproval(context: SessionContext, input: ApproveToolCallInput): void {
-  if (typeof input !== 'object' || input === null) throw new TypeError('approveToolCall needs { callId, approved, reason? }');
+  if (typeof input !== 'object' || input === null)
+    throw new TypeError('approveToolCall needs { callId, approved, reason? }');
   if (typeof input.callId !== 'string' || input.callId === '') throw new TypeError('callId must be a non-empty string');
   if (typeof input.approved !== 'boolean') throw new TypeError('approved must be true or false');
   if (input.reason !== undefined && typeof input.reason !== 'string') throw new TypeError('reason must be a string');

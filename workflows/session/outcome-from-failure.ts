@@ -17,7 +17,11 @@ export function outcomeFromFailure(prepared: PreparedCall, error: unknown, cance
         message: `Cancelled because ${cancelCause.toolName} (call ${cancelCause.callId}) failed in the same batch. Its result was discarded; call it again if you still need it.`,
       };
     }
-    return { ...base, code: ToolErrorCode.INTERRUPTED, message: 'Interrupted by the user before it finished; its result was discarded.' };
+    return {
+      ...base,
+      code: ToolErrorCode.INTERRUPTED,
+      message: 'Interrupted by the user before it finished; its result was discarded.',
+    };
   }
   const cause = error instanceof ActivityFailure ? error.cause : error;
   if (cause instanceof TimeoutFailure) {

@@ -15,7 +15,9 @@ export function renderCurrentDetails(context: SessionContext): string {
     `**toolrail session** · status \`${context.status}\` · turn ${counters.turns} · ${counters.toolCalls} tool calls · ${counters.blockedCalls} blocked`,
   ];
   for (const approval of context.pendingApprovals.values()) {
-    paragraphs.push(`**Waiting for approval**: \`${approval.toolName}\` call \`${approval.callId}\`: ${approval.reason}`);
+    paragraphs.push(
+      `**Waiting for approval**: \`${approval.toolName}\` call \`${approval.callId}\`: ${approval.reason}`,
+    );
   }
   if (!context.runInProgress) {
     const lastRun = context.lastRunEnd ? ` (last run ended: \`${context.lastRunEnd}\`)` : '';
@@ -23,14 +25,17 @@ export function renderCurrentDetails(context: SessionContext): string {
     return paragraphs.join('\n\n');
   }
   const { visible, hidden } = narrow(context.rules, context.ruleState, context.catalogNames());
-  paragraphs.push(`**Visible tools (${visible.length})**: ${visible.map((name) => `\`${name}\``).join(', ') || '_none_'}`);
+  paragraphs.push(
+    `**Visible tools (${visible.length})**: ${visible.map((name) => `\`${name}\``).join(', ') || '_none_'}`,
+  );
   if (hidden.length > 0) {
     const listed = hidden.slice(0, maxHiddenListed).map(({ tool, reasons }) => {
       const first = reasons[0];
       const callFirst = first?.callFirst?.length ? `, call first: ${first.callFirst.join(', ')}` : '';
       return `\`${tool}\` (${first?.code ?? 'hidden'}${callFirst})`;
     });
-    const more = hidden.length > maxHiddenListed ? `, and ${hidden.length - maxHiddenListed} more (see the ruleState query)` : '';
+    const more =
+      hidden.length > maxHiddenListed ? `, and ${hidden.length - maxHiddenListed} more (see the ruleState query)` : '';
     paragraphs.push(`**Hidden tools (${hidden.length})**: ${listed.join(', ')}${more}`);
   }
   return paragraphs.join('\n\n');

@@ -31,7 +31,8 @@ export async function runBatch(context: SessionContext, calls: readonly Runnable
     const entry = { prepared, scope: callScope, interrupted: false };
     context.running.set(prepared.callId, entry);
     try {
-      const outcome = await callScope.run(() => executeToolActivity({
+      const outcome = await callScope.run(() =>
+        executeToolActivity({
           sessionId: context.sessionId,
           turn: context.turnIndex,
           interactive: context.interactive,

@@ -9,7 +9,8 @@ import { publishSessionState } from './publish-session-state';
 import type { SessionContext } from './session-context';
 
 /** Why a run ended. */
-export type RunEndReason = 'text' | 'terminal' | 'turn_limit' | 'no_tool_allowed' | 'interrupted' | 'new_message' | 'model_error';
+export type RunEndReason =
+  'text' | 'terminal' | 'turn_limit' | 'no_tool_allowed' | 'interrupted' | 'new_message' | 'model_error';
 
 /** Model failures that mean the session itself is misconfigured: they fail the workflow loudly. */
 const fatalModelErrors = new Set(['SCRIPT_EXHAUSTED', 'CONFIGURATION']);
@@ -21,7 +22,11 @@ const fatalModelErrors = new Set(['SCRIPT_EXHAUSTED', 'CONFIGURATION']);
  */
 export async function runTurn(context: SessionContext): Promise<{ reason: RunEndReason; detail?: string } | undefined> {
   if (context.catalogStale) {
-    context.catalog = await loadCatalog({ sessionId: context.sessionId, tools: context.input.tools, revealed: context.revealedTools });
+    context.catalog = await loadCatalog({
+      sessionId: context.sessionId,
+      tools: context.input.tools,
+      revealed: context.revealedTools,
+    });
     context.catalogStale = false;
   }
   context.turnIndex = context.counters.turns;
@@ -31,7 +36,8 @@ export async function runTurn(context: SessionContext): Promise<{ reason: RunEnd
   context.ruleState = beginTurn(context.rules, context.ruleState);
   const catalog = context.catalogNames();
   const narrowed = narrow(context.rules, context.ruleState, catalog);
-  if (narrowed.ended) return { reason: 'no_tool_allowed', detail: 'the rules leave no tool the model may call, and the run may not end' };
+  if (narrowed.ended)
+    return { reason: 'no_tool_allowed', detail: 'the rules leave no tool the model may call, and the run may not end' };
   const visible = new Set(narrowed.visible);
   const tools: ModelToolSpec[] = context.catalog.tools
     .filter((tool) => visible.has(tool.name))
@@ -44,7 +50,11 @@ export async function runTurn(context: SessionContext): Promise<{ reason: RunEnd
   if ('failed' in result) return { reason: 'model_error', detail: result.failed };
 
   const { response, prepared } = result;
-  context.conversation.push({ role: 'assistant', ...(response.text ? { text: response.text } : {}), toolCalls: response.toolCalls });
+  context.conversation.push({
+    role: 'assistant',
+    ...(response.text ? { text: response.text } : {}),
+    toolCalls: response.toolCalls,
+  });
   context.note({
     kind: 'model',
     ...(response.text ? { text: response.text } : {}),
@@ -105,11 +115,7 @@ async function callModelInterruptibly(
   }
 }
 
-function modelCall(
-  context: SessionContext,
-  tools: ModelToolSpec[],
-  catalog: string[],
-): Promise<CallModelResult> {
+function modelCall(context: SessionContext, tools: ModelToolSpec[], catalog: string[]): Promise<CallModelResult> {
   const { callModel } = modelActivities(context.limits.modelTimeoutMs);
   return callModel({
     sessionId: context.sessionId,

@@ -3,7 +3,12 @@ import type { CompiledRuleSet, RuleState } from '../../src/rules';
 import type { ConversationMessage } from '../../src/models/conversation-message';
 import type { PreparedCall } from '../../src/dispatch/prepared-call';
 import { maxCarriedTranscriptEntries } from '../../src/session/session-input';
-import type { CarriedSessionState, ResolvedSessionLimits, SessionCounters, SessionInput } from '../../src/session/session-input';
+import type {
+  CarriedSessionState,
+  ResolvedSessionLimits,
+  SessionCounters,
+  SessionInput,
+} from '../../src/session/session-input';
 import type { SessionStatus } from '../../src/session/session-status';
 import type { PendingApproval, TranscriptEntry } from '../../src/session/session-views';
 import type { ToolCatalog } from '../../src/dispatch/tool-catalog';

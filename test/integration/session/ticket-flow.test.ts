@@ -27,34 +27,39 @@ describe('a session on the support desk rules', () => {
       textResponse('Ticket T-0001 is assigned to Sam.'),
     ]);
     const rules = compileRules(readFileSync(rulesFile, 'utf8'), { file: rulesFile });
-    await withSessionWorker({ connections, tools: createSupportDeskTools(), scriptedModels: { tickets: model } }, async ({ client }) => {
-      const session = await client.startSession({
-        sessionId: uniqueName('ticket-flow'),
-        rules,
-        model: { provider: 'scripted', model: 'tickets' },
-        firstMessage: 'Open a ticket for ada@example.com and assign it to Sam.',
-        limits: { closeWhenIdle: true },
-      });
-      const final = await session.result();
-      expect(final.lastRunEnd).toBe('text');
-      expect(final.counters).toMatchObject({ turns: 4, toolCalls: 2, blockedCalls: 1 });
+    await withSessionWorker(
+      { connections, tools: createSupportDeskTools(), scriptedModels: { tickets: model } },
+      async ({ client }) => {
+        const session = await client.startSession({
+          sessionId: uniqueName('ticket-flow'),
+          rules,
+          model: { provider: 'scripted', model: 'tickets' },
+          firstMessage: 'Open a ticket for ada@example.com and assign it to Sam.',
+          limits: { closeWhenIdle: true },
+        });
+        const final = await session.result();
+        expect(final.lastRunEnd).toBe('text');
+        expect(final.counters).toMatchObject({ turns: 4, toolCalls: 2, blockedCalls: 1 });
 
-      const transcript = await session.workflow.query('transcript');
-      const verdicts = (transcript as { kind: string }[]).filter((entry) => entry.kind === 'verdict');
-      expect(verdicts).toEqual([
-        expect.objectContaining({
-          tool: 'assign_ticket',
-          verdict: 'blocked',
-          reasons: [expect.objectContaining({ code: 'prerequisite_not_met', callFirst: ['create_ticket'] })],
-        }),
-        expect.objectContaining({ tool: 'create_ticket', verdict: 'allowed' }),
-        expect.objectContaining({ tool: 'assign_ticket', verdict: 'allowed' }),
-      ]);
-      // The model was told, in the refused call's result, what to call first.
-      const secondRequest = model.requests[1];
-      const refusal = secondRequest?.messages.find((message) => message.role === 'tool');
-      expect(refusal).toMatchObject({ role: 'tool', isError: true, toolName: 'assign_ticket' });
-      expect(refusal && 'content' in refusal ? refusal.content : '').toMatch(/RULE_BLOCKED[\s\S]*Call first: create_ticket/);
-    });
+        const transcript = await session.workflow.query('transcript');
+        const verdicts = (transcript as { kind: string }[]).filter((entry) => entry.kind === 'verdict');
+        expect(verdicts).toEqual([
+          expect.objectContaining({
+            tool: 'assign_ticket',
+            verdict: 'blocked',
+            reasons: [expect.objectContaining({ code: 'prerequisite_not_met', callFirst: ['create_ticket'] })],
+          }),
+          expect.objectContaining({ tool: 'create_ticket', verdict: 'allowed' }),
+          expect.objectContaining({ tool: 'assign_ticket', verdict: 'allowed' }),
+        ]);
+        // The model was told, in the refused call's result, what to call first.
+        const secondRequest = model.requests[1];
+        const refusal = secondRequest?.messages.find((message) => message.role === 'tool');
+        expect(refusal).toMatchObject({ role: 'tool', isError: true, toolName: 'assign_ticket' });
+        expect(refusal && 'content' in refusal ? refusal.content : '').toMatch(
+          /RULE_BLOCKED[\s\S]*Call first: create_ticket/,
+        );
+      },
+    );
   });
 });

@@ -14,12 +14,20 @@ interface ComposeService {
 }
 
 function readCompose(): { services: Record<string, ComposeService> } {
-  return parse(readFileSync(path.join(root, 'docker-compose.yml'), 'utf8')) as { services: Record<string, ComposeService> };
+  return parse(readFileSync(path.join(root, 'docker-compose.yml'), 'utf8')) as {
+    services: Record<string, ComposeService>;
+  };
 }
 
 describe('docker-compose.yml', () => {
   it('has the production-like services: database, server, search-attribute setup, UI and worker', () => {
-    expect(Object.keys(readCompose().services).sort()).toEqual(['postgresql', 'temporal', 'temporal-setup', 'temporal-ui', 'worker']);
+    expect(Object.keys(readCompose().services).sort()).toEqual([
+      'postgresql',
+      'temporal',
+      'temporal-setup',
+      'temporal-ui',
+      'worker',
+    ]);
   });
 
   it('uses official images and builds the worker from the repository Dockerfile', () => {

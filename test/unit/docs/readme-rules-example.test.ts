@@ -16,7 +16,22 @@ describe("the README's unified rules example", () => {
     if (!compiled.ok) throw new Error(compiled.errors.map(formatDiagnostic).join('\n'));
     expect(compiled.warnings.map(formatDiagnostic)).toEqual([]);
     const kinds = new Set(compiled.rules.rules.map((rule) => rule.kind));
-    for (const kind of ['requires', 'forbids_after', 'max_count', 'precondition', 'sequence', 'step', 'init', 'child', 'parent', 'conditional', 'terminal', 'continue', 'required_before_exit', 'requires_approval']) {
+    for (const kind of [
+      'requires',
+      'forbids_after',
+      'max_count',
+      'precondition',
+      'sequence',
+      'step',
+      'init',
+      'child',
+      'parent',
+      'conditional',
+      'terminal',
+      'continue',
+      'required_before_exit',
+      'requires_approval',
+    ]) {
       expect(kinds.has(kind as never), `an example of ${kind}`).toBe(true);
     }
   });
