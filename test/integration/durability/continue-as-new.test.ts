@@ -207,22 +207,21 @@ async function checkWholeSession({
   expect(model.requests.map((request) => request.tools.map((tool) => tool.name).sort())).toEqual(
     engine.visible.map((names) => [...names].sort()),
   );
-  const verdicts: { turn: number; tool: string; verdict: string; codes: string[] }[] = [];
+  // The transcript travels across continue-as-new: each run's holds the earlier runs' entries, and
+  // the last run's is the whole session.
+  const transcripts: TranscriptEntry[][] = [];
   for (const run of runs) {
-    const transcript: TranscriptEntry[] = await connections.client.workflow
-      .getHandle(run.workflowId, run.runId)
-      .query(transcriptQuery);
-    for (const entry of transcript) {
-      if (entry.kind === 'verdict') {
-        verdicts.push({
-          turn: entry.turn,
-          tool: entry.tool,
-          verdict: entry.verdict,
-          codes: entry.reasons.map(({ code }) => code),
-        });
-      }
-    }
+    transcripts.push(await connections.client.workflow.getHandle(run.workflowId, run.runId).query(transcriptQuery));
   }
+  transcripts.forEach((transcript, index) => {
+    const next = transcripts[index + 1];
+    if (next !== undefined) expect(next.slice(0, transcript.length)).toEqual(transcript);
+  });
+  const verdicts = (transcripts[transcripts.length - 1] ?? []).flatMap((entry) =>
+    entry.kind === 'verdict'
+      ? [{ turn: entry.turn, tool: entry.tool, verdict: entry.verdict, codes: entry.reasons.map(({ code }) => code) }]
+      : [],
+  );
   expect(verdicts).toEqual(engine.verdicts);
   const last = runs[runs.length - 1];
   if (last === undefined) throw new Error('no runs');
