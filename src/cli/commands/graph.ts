@@ -1,9 +1,10 @@
 import { formatDiagnostic, renderRuleGraph } from '../../rules/index';
 import { loadRuleSet } from '../../rules-files/index';
-import { parseRuleFormatOption, ruleFormatChoices } from '../../rules-files/rule-format-option';
+import { ruleFormatChoices } from '../../rules-files/rule-format-option';
 import type { CliCommand } from '../cli-command';
 import { ExitCode } from '../cli-command';
 import { parseCommandArgs } from '../parse-command-args';
+import { readRulesOptions } from '../read-rules-options';
 import { reportBadInput } from '../report-bad-input';
 
 const usage = `Usage: toolrail graph --rules PATH [--rules PATH ...] --format dot|mermaid [--rules-format ${ruleFormatChoices.join('|')}]
@@ -35,12 +36,9 @@ export const graphCommand: CliCommand = {
     const values = parsed.values;
     if (values.format !== 'dot' && values.format !== 'mermaid')
       return reportBadInput('toolrail graph: --format must be dot or mermaid');
-    const format = parseRuleFormatOption(values['rules-format']);
-    if (format === null)
-      return reportBadInput(`toolrail graph: --rules-format must be one of ${ruleFormatChoices.join(', ')}`);
-    if (!values.rules || values.rules.length === 0)
-      return reportBadInput('toolrail graph: give at least one --rules PATH (see --help)');
-    const loaded = await loadRuleSet({ paths: values.rules, format });
+    const rules = readRulesOptions('graph', values.rules, values['rules-format'], '--rules-format');
+    if (!rules.ok) return rules.exitCode;
+    const loaded = await loadRuleSet({ paths: rules.paths, format: rules.format });
     const first = loaded.ok ? undefined : loaded.errors[0];
     if (first !== undefined) return reportBadInput(formatDiagnostic(first));
     if (!loaded.ok) return ExitCode.badInput;

@@ -1,10 +1,10 @@
 import { formatDiagnostic } from '../../rules/index';
 import { loadRuleSet } from '../../rules-files/index';
-import { parseRuleFormatOption, ruleFormatChoices } from '../../rules-files/rule-format-option';
+import { ruleFormatChoices } from '../../rules-files/rule-format-option';
 import type { CliCommand } from '../cli-command';
 import { ExitCode } from '../cli-command';
 import { parseCommandArgs } from '../parse-command-args';
-import { reportBadInput } from '../report-bad-input';
+import { readRulesOptions } from '../read-rules-options';
 
 const usage = `Usage: toolrail lint --rules PATH [--rules PATH ...] [--tools a,b,c] [--format ${ruleFormatChoices.join('|')}]
 
@@ -33,16 +33,17 @@ export const lintCommand: CliCommand = {
     );
     if (!parsed.ok) return parsed.exitCode;
     const values = parsed.values;
-    const format = parseRuleFormatOption(values.format);
-    if (format === null)
-      return reportBadInput(`toolrail lint: --format must be one of ${ruleFormatChoices.join(', ')}`);
-    if (!values.rules || values.rules.length === 0)
-      return reportBadInput('toolrail lint: give at least one --rules PATH (see --help)');
+    const rules = readRulesOptions('lint', values.rules, values.format);
+    if (!rules.ok) return rules.exitCode;
     const catalog = values.tools
       ?.split(',')
       .map((tool) => tool.trim())
       .filter((tool) => tool !== '');
-    const loaded = await loadRuleSet({ paths: values.rules, format, ...(catalog !== undefined ? { catalog } : {}) });
+    const loaded = await loadRuleSet({
+      paths: rules.paths,
+      format: rules.format,
+      ...(catalog !== undefined ? { catalog } : {}),
+    });
     const errors = loaded.ok ? [] : loaded.errors;
     for (const diagnostic of [...errors, ...loaded.warnings]) process.stderr.write(`${formatDiagnostic(diagnostic)}\n`);
     const warnings = `${loaded.warnings.length} warning${loaded.warnings.length === 1 ? '' : 's'}`;

@@ -1,9 +1,10 @@
 import { formatDiagnostic, simulateTrace } from '../../rules/index';
 import { loadRuleSet, loadTrace } from '../../rules-files/index';
-import { parseRuleFormatOption, ruleFormatChoices } from '../../rules-files/rule-format-option';
+import { ruleFormatChoices } from '../../rules-files/rule-format-option';
 import type { CliCommand } from '../cli-command';
 import { ExitCode } from '../cli-command';
 import { parseCommandArgs } from '../parse-command-args';
+import { readRulesOptions } from '../read-rules-options';
 import { reportBadInput } from '../report-bad-input';
 
 const usage = `Usage: toolrail simulate --rules PATH [--rules PATH ...] --trace FILE [--format ${ruleFormatChoices.join('|')}]
@@ -33,15 +34,12 @@ export const simulateCommand: CliCommand = {
     );
     if (!parsed.ok) return parsed.exitCode;
     const values = parsed.values;
-    const format = parseRuleFormatOption(values.format);
-    if (format === null)
-      return reportBadInput(`toolrail simulate: --format must be one of ${ruleFormatChoices.join(', ')}`);
-    if (!values.rules || values.rules.length === 0)
-      return reportBadInput('toolrail simulate: give at least one --rules PATH (see --help)');
+    const rules = readRulesOptions('simulate', values.rules, values.format);
+    if (!rules.ok) return rules.exitCode;
     if (!values.trace) return reportBadInput('toolrail simulate: give --trace FILE (see --help)');
     const trace = await loadTrace(values.trace);
     if (!trace.ok) return reportBadInput(formatDiagnostic(trace.error));
-    const loaded = await loadRuleSet({ paths: values.rules, format, catalog: trace.trace.tools });
+    const loaded = await loadRuleSet({ paths: rules.paths, format: rules.format, catalog: trace.trace.tools });
     const first = loaded.ok ? undefined : loaded.errors[0];
     if (first !== undefined) return reportBadInput(formatDiagnostic(first));
     if (!loaded.ok) return ExitCode.badInput;

@@ -1,11 +1,12 @@
 import { formatDiagnostic } from '../../rules';
 import { loadRuleSet } from '../../rules-files';
-import { parseRuleFormatOption, ruleFormatChoices } from '../../rules-files/rule-format-option';
+import { ruleFormatChoices } from '../../rules-files/rule-format-option';
 import type { CliCommand } from '../cli-command';
 import { ExitCode } from '../cli-command';
 import { connectionFlags, connectionFlagsHelp } from '../connection/connection-flags';
 import { sessionUiUrl } from '../connection/open-client';
 import { parseCommandArgs } from '../parse-command-args';
+import { readRulesOptions } from '../read-rules-options';
 import { reportBadInput } from '../report-bad-input';
 import { withClient } from '../with-client';
 
@@ -52,10 +53,8 @@ export const startCommand: CliCommand = {
     );
     if (!parsed.ok) return parsed.exitCode;
     const values = parsed.values;
-    const format = parseRuleFormatOption(values.format ?? 'auto');
-    if (format === null)
-      return reportBadInput(`toolrail start: --format must be one of ${ruleFormatChoices.join(', ')}`);
-    if (!values.rules?.length) return reportBadInput('toolrail start: give at least one --rules PATH (see --help)');
+    const rules = readRulesOptions('start', values.rules, values.format);
+    if (!rules.ok) return rules.exitCode;
     const modelText = values.model ?? process.env.TOOLRAIL_MODEL;
     const match = modelText ? /^(openai|anthropic|scripted):(.+)$/.exec(modelText) : null;
     if (!match) return reportBadInput('toolrail start: give --model openai:MODEL, anthropic:MODEL or scripted:NAME');
@@ -63,7 +62,11 @@ export const startCommand: CliCommand = {
       ?.split(',')
       .map((tool) => tool.trim())
       .filter(Boolean);
-    const loaded = await loadRuleSet({ paths: values.rules, format, ...(tools ? { catalog: tools } : {}) });
+    const loaded = await loadRuleSet({
+      paths: rules.paths,
+      format: rules.format,
+      ...(tools ? { catalog: tools } : {}),
+    });
     for (const warning of loaded.warnings) process.stderr.write(`${formatDiagnostic(warning)}\n`);
     if (!loaded.ok) {
       for (const error of loaded.errors) process.stderr.write(`${formatDiagnostic(error)}\n`);
