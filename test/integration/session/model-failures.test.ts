@@ -36,11 +36,9 @@ describe('model failures in a session', () => {
       // A refused request is not retried: the provider would refuse it again.
       expect(model.requests).toHaveLength(1);
       const transcript = await session.transcript();
-      expect(transcript.at(-1)).toMatchObject({
-        kind: 'run-end',
-        reason: 'model_error',
-        detail: expect.stringContaining('context too long'),
-      });
+      const end = transcript.at(-1);
+      expect(end).toMatchObject({ kind: 'run-end', reason: 'model_error' });
+      expect(end?.kind === 'run-end' ? end.detail : '').toContain('context too long');
 
       await session.send('Try again');
       await expect.poll(async () => (await session.status()).lastRunEnd, { timeout: 20_000 }).toBe('text');
