@@ -58,8 +58,12 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
   };
 
   return {
-    loadCatalog({ tools, revealed }) {
-      return Promise.resolve(catalogOf(tools, revealed));
+    loadCatalog({ tools, revealed, knownVersion }) {
+      const catalog = catalogOf(tools, revealed);
+      // Most turns find the catalog unchanged: then only its version goes into the history.
+      return Promise.resolve(
+        catalog.version === knownVersion ? { unchanged: true as const, version: catalog.version } : catalog,
+      );
     },
 
     async callModel({ sessionId, turn, settings, system, messages, tools, catalog, interactive }) {

@@ -13,7 +13,12 @@ export interface LoadCatalogInput {
   tools: string[] | undefined;
   /** Deferred tools that `tool_search` revealed so far. */
   revealed: string[];
+  /** Version of the catalog the session holds; when the current one has it, only `{ unchanged: true }` comes back. */
+  knownVersion?: string;
 }
+
+/** What {@link SessionActivities.loadCatalog} returns: the turn's catalog, or word that the held one is current. */
+export type LoadCatalogResult = ToolCatalog | { unchanged: true; version: string };
 
 /** Input of {@link SessionActivities.callModel}. */
 export interface CallModelInput {
@@ -48,7 +53,7 @@ export interface ExecuteToolInput {
 
 /** The activities a session workflow calls; the worker builds them with `createSessionActivities`. */
 export interface SessionActivities {
-  loadCatalog(input: LoadCatalogInput): Promise<ToolCatalog>;
+  loadCatalog(input: LoadCatalogInput): Promise<LoadCatalogResult>;
   callModel(input: CallModelInput): Promise<CallModelResult>;
   executeTool(input: ExecuteToolInput): Promise<ToolOutcome>;
 }

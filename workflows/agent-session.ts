@@ -37,7 +37,6 @@ export async function agentSession(input: SessionInput): Promise<SessionStatusVi
     const text = context.queuedMessages.shift() ?? '';
     context.counters.runs += 1;
     context.runInProgress = true;
-    context.catalogStale = true;
     context.ruleState = startRun(context.rules, context.ruleState, { userMessage: text });
     context.conversation.push({ role: 'user', text });
     context.turnIndex = context.counters.turns;

@@ -21,14 +21,15 @@ const fatalModelErrors = new Set(['SCRIPT_EXHAUSTED', 'CONFIGURATION']);
  * Returns why the run ended, or `undefined` when it goes on.
  */
 export async function runTurn(context: SessionContext): Promise<{ reason: RunEndReason; detail?: string } | undefined> {
-  if (context.catalogStale) {
-    context.catalog = await loadCatalog({
-      sessionId: context.sessionId,
-      tools: context.input.tools,
-      revealed: context.revealedTools,
-    });
-    context.catalogStale = false;
-  }
+  // The catalog is fixed for the turn and may change between turns (tools enabled, MCP servers
+  // connected, deferred tools revealed): look again before each turn.
+  const loaded = await loadCatalog({
+    sessionId: context.sessionId,
+    tools: context.input.tools,
+    revealed: context.revealedTools,
+    ...(context.catalog.version ? { knownVersion: context.catalog.version } : {}),
+  });
+  if (!('unchanged' in loaded)) context.catalog = loaded;
   context.turnIndex = context.counters.turns;
   context.counters.turns += 1;
   context.turnsInRun += 1;
@@ -72,7 +73,6 @@ export async function runTurn(context: SessionContext): Promise<{ reason: RunEnd
     return undefined;
   }
 
-  const revealedBefore = context.revealedTools.length;
   const outcomes = await dispatchCalls(context, prepared);
   for (const outcome of outcomes) {
     const content = renderToolOutcome(outcome);
@@ -87,7 +87,6 @@ export async function runTurn(context: SessionContext): Promise<{ reason: RunEnd
       content,
     });
   }
-  if (context.revealedTools.length !== revealedBefore) context.catalogStale = true;
   if (context.interrupt) return { reason: 'interrupted' };
   if (isRunEnded(context.ruleState)) return { reason: 'terminal' };
   return undefined;

@@ -60,8 +60,6 @@ export class SessionContext {
   lastRunEnd: string | null = null;
   lastTool: string | null = null;
   catalog: ToolCatalog = { version: '', tools: [], hiddenDeferredTools: [] };
-  /** Reload the catalog before the next turn (at each run start, and after `tool_search` revealed tools). */
-  catalogStale = true;
   readonly pendingApprovals = new Map<string, PendingApproval>();
   readonly decisions = new Map<string, ApprovalDecision>();
   /** Call ids that were ever put up for approval in this workflow run (decided ones included). */
