@@ -6,6 +6,7 @@ import { startDevServer } from '../../src/devserver/start-dev-server';
 import { createScriptedModel } from '../../src/models';
 import type { CompiledRuleSet } from '../../src/rules';
 import { compileRuleSet, formatDiagnostic, importRules } from '../../src/rules';
+import { bundlerLogger } from '../../src/worker/bundle-session-workflows';
 import { createWorker } from '../../src/worker/create-worker';
 import { fetchJsonHistory } from '../../test/helpers/run-chain';
 import type { plainToolTurns } from '../plain-workflows';
@@ -64,7 +65,7 @@ export async function measureOnServer({
         taskQueue: 'bench-plain',
         workflowBundle: await bundleWorkflowCode({
           workflowsPath: require.resolve('../plain-workflows'),
-          logger: silentLogger,
+          logger: bundlerLogger,
         }),
         activities: createPlainActivities(),
       }),
@@ -140,12 +141,3 @@ function emptyRules(): CompiledRuleSet {
   if (!compiled.ok) throw new Error(compiled.errors.map(formatDiagnostic).join('\n'));
   return compiled.rules;
 }
-
-const silentLogger = {
-  log: () => undefined,
-  trace: () => undefined,
-  debug: () => undefined,
-  info: () => undefined,
-  warn: (message: string) => process.stderr.write(`[bundler] ${message}\n`),
-  error: (message: string) => process.stderr.write(`[bundler] ${message}\n`),
-};
