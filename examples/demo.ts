@@ -12,7 +12,7 @@ import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { ToolrailClient } from '../src/client/toolrail-client';
 import { waitForShutdownSignal } from '../src/cli/wait-for-shutdown-signal';
-import { isPortFree } from '../src/devserver/is-port-free';
+import { isPortFree } from '../src/devserver/free-port';
 import { startDevServer } from '../src/devserver/start-dev-server';
 import { formatDiagnostic } from '../src/rules';
 import { loadRuleSet } from '../src/rules-files';

@@ -11,6 +11,7 @@ import { connectToHarness, uniqueName } from '../harness/connect';
 import type { HarnessConnections } from '../harness/connect';
 import { pollUntil } from '../helpers/poll-until';
 import { startBackgroundWorker } from './support/background-worker';
+import { endSession } from './support/end-session';
 import type { BackgroundWorker } from './support/background-worker';
 import { harnessConnectionArgs, runCli } from './support/run-cli';
 import { normalizeSpace, readCurrentDetailsInUi, runQueryInUi } from './support/temporal-ui';
@@ -93,15 +94,7 @@ describe('the rule state in the Temporal Web UI', () => {
         (pending) => pending === 0,
         { timeoutMs: 30_000, intervalMs: 200 },
       ).catch(() => undefined);
-      await session.end().catch(() => undefined);
-      const ended = await Promise.race([
-        session.result().then(
-          () => true,
-          () => true,
-        ),
-        new Promise<false>((resolve) => setTimeout(() => resolve(false), 30_000)),
-      ]);
-      if (!ended) await session.workflow.terminate('e2e test cleanup').catch(() => undefined);
+      await endSession(session);
     }
     await worker?.stop();
     await connections?.close();

@@ -24,7 +24,6 @@ export async function awaitApprovals(
 ): Promise<Map<string, ApprovalResult>> {
   const deadline = Date.now() + context.limits.approvalTimeoutMs;
   for (const { prepared, reason } of requests) {
-    context.approvalCallIds.add(prepared.callId);
     context.pendingApprovals.set(prepared.callId, {
       callId: prepared.callId,
       toolName: prepared.toolName,

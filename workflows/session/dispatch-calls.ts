@@ -1,8 +1,10 @@
 import { dependsOn, record, validate } from '../../src/rules';
+import { createToolErrorOutcome } from '../../src/dispatch/create-tool-error-outcome';
 import { partitionCalls } from '../../src/dispatch/partition-calls';
 import type { PreparedCall } from '../../src/dispatch/prepared-call';
 import { readRevealedTools } from '../../src/dispatch/read-revealed-tools';
 import { refusePreparedCall } from '../../src/dispatch/refuse-prepared-call';
+import { ToolErrorCode } from '../../src/dispatch/tool-error-code';
 import type { ToolErrorOutcome, ToolOutcome } from '../../src/dispatch/tool-outcome';
 import { awaitApprovals } from './await-approvals';
 import type { ApprovalRequest, ApprovalResult } from './await-approvals';
@@ -191,12 +193,12 @@ function recordOutcome(context: SessionContext, call: PreparedCall, outcome: Too
   }
 }
 
+/** Never expected (every call gets an outcome above); kept so a gap still answers the model instead of failing the turn. */
 function missingOutcome(entry: PreparedCall | ToolErrorOutcome): ToolOutcome {
-  return {
-    type: 'tool-error',
+  return createToolErrorOutcome({
     callId: entry.callId,
     toolName: entry.toolName,
-    code: 'INTERRUPTED',
+    code: ToolErrorCode.INTERRUPTED,
     message: 'The call did not run.',
-  };
+  });
 }

@@ -62,8 +62,6 @@ export class SessionContext {
   catalog: ToolCatalog = { version: '', tools: [], hiddenDeferredTools: [] };
   readonly pendingApprovals = new Map<string, PendingApproval>();
   readonly decisions = new Map<string, ApprovalDecision>();
-  /** Call ids that were ever put up for approval in this workflow run (decided ones included). */
-  readonly approvalCallIds = new Set<string>();
   readonly running = new Map<string, RunningCallEntry>();
   modelScope: CancellationScope | undefined;
   interrupt: InterruptRequest | undefined;

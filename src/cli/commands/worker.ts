@@ -8,7 +8,6 @@ import { ExitCode } from '../cli-command';
 import { connectionFlags, connectionFlagsHelp } from '../connection/connection-flags';
 import { resolveConnection } from '../connection/resolve-connection';
 import { parseCommandArgs } from '../parse-command-args';
-import { waitForShutdownSignal } from '../wait-for-shutdown-signal';
 
 const usage = `Usage: toolrail worker --module FILE [connection flags]
 
@@ -50,9 +49,8 @@ export const workerCommand: CliCommand = {
       process.stdout.write(
         `worker: ${module.tools.length} tools on task queue ${settings.taskQueue} at ${settings.address} (namespace ${settings.namespace}); Ctrl-C to stop\n`,
       );
-      const running = worker.run();
-      await Promise.race([running, waitForShutdownSignal().then(() => worker.shutdown())]);
-      await running;
+      // The Temporal runtime shuts its workers down on SIGINT/SIGTERM (draining running tasks).
+      await worker.run();
     } finally {
       await connection.close();
     }

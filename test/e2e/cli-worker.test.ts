@@ -1,0 +1,78 @@
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectToHarness, uniqueName } from '../harness/connect';
+import type { HarnessConnections } from '../harness/connect';
+import { pollUntil } from '../helpers/poll-until';
+import { endSession } from './support/end-session';
+import { harnessConnectionArgs, runCli } from './support/run-cli';
+
+const repoRoot = path.join(__dirname, '..', '..');
+
+describe('toolrail worker and interrupt', () => {
+  let connections: HarnessConnections;
+  beforeAll(async () => {
+    connections = await connectToHarness();
+  });
+  afterAll(async () => {
+    await connections.close();
+  });
+
+  it('serves sessions with a module’s tools, takes an interrupt from the CLI, and stops cleanly on SIGINT', async () => {
+    const taskQueue = uniqueName('cli-worker');
+    const connection = [...harnessConnectionArgs(), '--task-queue', taskQueue];
+    const worker = spawn(
+      process.execPath,
+      ['bin/toolrail.cjs', 'worker', '--module', 'examples/support-desk/worker-module.ts', ...connection],
+      { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    worker.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    worker.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => worker.once('exit', (code) => resolve(code)));
+    const sessionId = uniqueName('cli-worker-session');
+    try {
+      await pollUntil(
+        () => Promise.resolve(output),
+        (text) => text.includes(`on task queue ${taskQueue}`),
+        { timeoutMs: 60_000, intervalMs: 200 },
+      );
+      const started = await runCli([
+        'start',
+        '--rules',
+        'examples/support-desk/support-desk-rules.yaml',
+        '--model',
+        'scripted:support-desk',
+        '--session-id',
+        sessionId,
+        '--message',
+        'ada@example.com says ORD-1001 arrived broken; refund it.',
+        ...connection,
+      ]);
+      expect(started.code).toBe(0);
+      const session = connections.client.workflow.getHandle(sessionId);
+      // The support-desk script runs a slow, cancellable knowledge-base search on its second turn.
+      await pollUntil(
+        () => session.query<{ runningCalls: { toolName: string }[] }>('ruleState'),
+        (state) => state.runningCalls.some((call) => call.toolName === 'search_knowledge_base'),
+        { timeoutMs: 60_000, intervalMs: 200 },
+      );
+      const interrupted = await runCli(['interrupt', sessionId, '--message', 'Skip the search.', ...connection]);
+      expect(interrupted).toMatchObject({ code: 0, stdout: `interrupted ${sessionId}\n` });
+      const transcript = await pollUntil(
+        () => session.query<{ kind: string; reason?: string; code?: string; tool?: string }[]>('transcript'),
+        (entries) => entries.some((entry) => entry.kind === 'run-end' && entry.reason === 'interrupted'),
+        { timeoutMs: 60_000, intervalMs: 200 },
+      );
+      expect(transcript).toContainEqual(
+        expect.objectContaining({ kind: 'tool', tool: 'search_knowledge_base', code: 'INTERRUPTED' }),
+      );
+      expect(transcript).toContainEqual(expect.objectContaining({ kind: 'user', text: 'Skip the search.' }));
+      const { SessionHandle } = await import('../../src/client/session-handle');
+      await endSession(new SessionHandle(connections.client.workflow.getHandle(sessionId)));
+    } finally {
+      worker.kill('SIGINT');
+    }
+    expect(await exited).toBe(0);
+  });
+});
