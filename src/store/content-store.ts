@@ -1,0 +1,25 @@
+/**
+ * Where a session's conversation lives: immutable content addressed by its SHA-256, in one
+ * namespace per session. Workers write each message once and pass references around; the
+ * workflow never holds the bytes.
+ */
+export interface ContentStore {
+  /** A short name for logs and errors, e.g. `directory:/var/lib/toolrail` or `postgres:toolrail@db`. */
+  readonly description: string;
+  /**
+   * Stores `bytes` for `sessionId` under `key` (the SHA-256 of `bytes`, lower-case hex). Idempotent:
+   * writing the same key again (a retried or replayed activity) changes nothing.
+   */
+  put(sessionId: string, key: string, bytes: Uint8Array): Promise<void>;
+  /**
+   * Reads the content stored under `key` for `sessionId` and checks its hash. Rejects with a
+   * `ContentStoreError` (code `CONTENT_MISSING` or `CONTENT_CORRUPT`) naming the session and the key.
+   */
+  get(sessionId: string, key: string): Promise<Uint8Array>;
+  /** Removes everything stored for `sessionId`; resolves to the number of items removed. */
+  deleteSession(sessionId: string): Promise<number>;
+  /** Removes every session whose newest write is older than `before`; resolves to the session ids removed. */
+  deleteSessionsOlderThan(before: Date): Promise<string[]>;
+  /** Releases connections and handles. */
+  close(): Promise<void>;
+}
