@@ -1,0 +1,54 @@
+import type { ContentRef } from '../store/content-ref';
+
+/** Who a conversation message is from. */
+export type MessageRole = 'user' | 'assistant' | 'tool';
+
+/**
+ * One message of the conversation as the workflow holds it: the reference to its stored JSON (a
+ * `ConversationMessage`), its role, and a preview of its text.
+ */
+export interface MessageRef extends ContentRef {
+  role: MessageRole;
+}
+
+/**
+ * The conversation by reference: an append-only log whose older entries sit in the content store
+ * in segments (`head` is the newest sealed segment, which names the one before it), and whose
+ * newest entries (`tail`) are held inline until they are sealed. What the workflow carries and
+ * sends stays bounded however long the session runs.
+ */
+export interface ConversationLog {
+  /** The newest sealed segment, or `null` before the first one is sealed. */
+  head: ContentRef | null;
+  /** Entries after `head`, oldest first; at most {@link segmentEntries} before they are sealed. */
+  tail: MessageRef[];
+  /** Messages in the whole log. */
+  count: number;
+  /** UTF-8 bytes of all messages in the log. */
+  bytes: number;
+}
+
+/**
+ * A sealed segment as stored (JSON): the segment before it, if any, and its entries, oldest first.
+ * Its key is the SHA-256 of that JSON.
+ */
+export interface ConversationSegment {
+  previous: ContentRef | null;
+  entries: MessageRef[];
+}
+
+/** How many entries the tail holds before the workflow seals it into a segment. */
+export const segmentEntries = 32;
+
+/** The log of a new session. */
+export const emptyConversationLog: ConversationLog = { head: null, tail: [], count: 0, bytes: 0 };
+
+/** The log with `entries` appended (pure; the caller seals the tail once it is full). */
+export function appendToLog(log: ConversationLog, entries: readonly MessageRef[]): ConversationLog {
+  return {
+    head: log.head,
+    tail: [...log.tail, ...entries],
+    count: log.count + entries.length,
+    bytes: entries.reduce((sum, entry) => sum + entry.bytes, log.bytes),
+  };
+}
