@@ -3,6 +3,7 @@ import type { ToolCatalog } from '../src/dispatch/tool-catalog';
 import { TOOL_SEARCH_NAME } from '../src/dispatch/tool-search-name';
 import { shouldRetryToolOutcome } from '../src/dispatch/should-retry-tool-outcome';
 import type { ModelAdapter } from '../src/models/model-adapter';
+import type { ProposedToolCall } from '../src/models/conversation-message';
 import { ModelError } from '../src/models/model-error';
 import { createModelAdapter } from '../src/models/create-model-adapter';
 import { modelErrorToApplicationFailure } from '../src/models/model-error-to-application-failure';
@@ -68,7 +69,7 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
 
     async callModel({ sessionId, turn, settings, system, messages, tools, catalog, interactive }) {
       const context = Context.current();
-      const response = await withHeartbeats(heartbeatIntervalMs, async () => {
+      const answered = await withHeartbeats(heartbeatIntervalMs, async () => {
         try {
           return await adapterFor(settings).complete(
             { model: settings.model, ...(system === undefined ? {} : { system }), messages, tools, turn },
@@ -80,6 +81,8 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
           throw error;
         }
       });
+      // Whatever the adapter returned, every call gets an id unique in the session's turn: the workflow keys outcomes by it.
+      const response = { ...answered, toolCalls: withDistinctCallIds(answered.toolCalls, turn) };
       // The catalog the model saw: names fixed by the workflow for this turn (deferred ones it lists count as revealed).
       const turnCatalog = catalogOf(catalog, catalog);
       const prepared = await Promise.all(
@@ -141,4 +144,20 @@ async function withHeartbeats<T>(intervalMs: number, work: () => Promise<T>): Pr
   } finally {
     clearInterval(timer);
   }
+}
+
+/**
+ * The calls with ids that are non-empty and distinct: a missing, empty or repeated id (a custom
+ * adapter's, a scripted model's, or a provider's that repeats them) becomes `call_<turn>_<index>`,
+ * suffixed until it is distinct too. The model sees the ids as given here, so each result still
+ * answers its own call.
+ */
+export function withDistinctCallIds(calls: readonly ProposedToolCall[], turn: number): ProposedToolCall[] {
+  const taken = new Set<string>();
+  return calls.map((call, index) => {
+    let id = typeof call.id === 'string' && call.id !== '' && !taken.has(call.id) ? call.id : `call_${turn}_${index}`;
+    for (let suffix = 2; taken.has(id); suffix += 1) id = `call_${turn}_${index}_${suffix}`;
+    taken.add(id);
+    return id === call.id ? call : { ...call, id };
+  });
 }

@@ -1,70 +1,176 @@
-import { allHandlersFinished, condition, workflowInfo } from '@temporalio/workflow';
-import { initialRuleState, startRun } from '../src/rules';
+import {
+  ApplicationFailure,
+  allHandlersFinished,
+  condition,
+  continueAsNew,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { describeRuleState } from '../src/rules';
+import type { CompiledRuleSet } from '../src/rules';
 import { resolveSessionLimits } from '../src/session/session-input';
-import type { CarriedSessionState, SessionCounters, SessionInput } from '../src/session/session-input';
+import type { SessionInput } from '../src/session/session-input';
+import {
+  approveToolCallUpdate,
+  endSessionSignal,
+  interruptSignal,
+  ruleStateQuery,
+  statusQuery,
+  transcriptQuery,
+  userMessageSignal,
+} from '../src/session/session-messages';
+import type { ApproveToolCallInput } from '../src/session/session-messages';
 import type { SessionStatusView } from '../src/session/session-views';
-import { continueAsNewIfDue } from './session/continue-as-new-if-due';
-import { installSessionHandlers } from './session/install-session-handlers';
-import { publishSessionState } from './session/publish-session-state';
-import { runAgentLoop } from './session/run-agent-loop';
-import { SessionContext } from './session/session-context';
+import { beginRun, carriedState, catalogNames, createSessionState, setStatus, statusView } from './session-state';
+import type { SessionState } from './session-state';
+import { interruptRun, runTurns } from './turn';
+
+/** Longest user message the session takes, in characters; longer ones are cut. */
+const maxMessageChars = 200_000;
 
 /**
  * One agent session. Holds the rule state, takes user messages (signals), runs each message as a
- * run of turns (model call → rules → approvals → tool batches → record), answers queries about its
- * state, and continues as new when its history grows long. Ends after `endSession`, when idle
- * past `idleTimeoutMs`, or (with `closeWhenIdle`) when a run ends with nothing queued.
+ * run of turns (`turn.ts`: model call → rules → approvals → tool batches → record), answers queries
+ * about its state, and continues as new when its history grows long. Ends after `endSession`, when
+ * idle past `idleTimeoutMs`, or (with `closeWhenIdle`) when a run ends with nothing queued.
  */
 export async function agentSession(input: SessionInput): Promise<SessionStatusView> {
   const limits = resolveSessionLimits(input.limits, input.rules.settings.maxTurnsPerRun);
-  const context = new SessionContext(workflowInfo().workflowId, input, limits, () => freshState(input));
-  installSessionHandlers(context);
-  if (input.carried === undefined && input.firstMessage !== undefined) context.queuedMessages.push(input.firstMessage);
-
-  if (context.runInProgress) await runAgentLoop(context);
-  for (;;) {
-    context.status = 'idle';
-    publishSessionState(context);
-    if (context.queuedMessages.length === 0) {
-      if (context.endRequested || (limits.closeWhenIdle && context.counters.runs > 0)) break;
-      const woke = await condition(
-        () => context.queuedMessages.length > 0 || context.endRequested,
-        limits.idleTimeoutMs,
-      );
-      if (!woke || context.queuedMessages.length === 0) break;
-    }
-    await continueAsNewIfDue(context);
-    const text = context.queuedMessages.shift() ?? '';
-    context.counters.runs += 1;
-    context.runInProgress = true;
-    context.ruleState = startRun(context.rules, context.ruleState, { userMessage: text });
-    context.conversation.push({ role: 'user', text });
-    context.turnIndex = context.counters.turns;
-    context.note({ kind: 'user', text });
-    await runAgentLoop(context);
-  }
-  context.status = 'completed';
-  publishSessionState(context);
-  await condition(allHandlersFinished);
-  return {
-    status: context.status,
-    lastRunEnd: context.lastRunEnd,
-    lastTool: context.lastTool,
-    counters: context.counters,
-    queuedMessages: context.queuedMessages.length,
+  // The session's turn limit is the rule engine's: one limit, enforced (and explained) by the engine.
+  const rules: CompiledRuleSet = {
+    ...input.rules,
+    settings: { ...input.rules.settings, maxTurnsPerRun: limits.maxTurnsPerRun },
   };
+  const state = createSessionState(workflowInfo().workflowId, { ...input, rules }, limits);
+  installHandlers(state);
+  if (input.carried === undefined && input.firstMessage !== undefined) state.queuedMessages.push(input.firstMessage);
+
+  try {
+    if (state.run.inProgress) await runTurns(state, () => continueAsNewIfDue(state));
+    for (;;) {
+      setStatus(state, 'idle');
+      if (state.queuedMessages.length === 0) {
+        if (state.endRequested || (limits.closeWhenIdle && state.counters.runs > 0)) break;
+        const woke = await condition(() => state.queuedMessages.length > 0 || state.endRequested, limits.idleTimeoutMs);
+        if (!woke || state.queuedMessages.length === 0) break;
+      }
+      await continueAsNewIfDue(state);
+      beginRun(state, state.queuedMessages.shift() ?? '');
+      await runTurns(state, () => continueAsNewIfDue(state));
+    }
+  } catch (error) {
+    // A failure the workflow raises itself (e.g. a misconfigured model) is shown as `failed` before it surfaces.
+    if (error instanceof ApplicationFailure) setStatus(state, 'failed');
+    throw error;
+  }
+  setStatus(state, 'completed');
+  await condition(allHandlersFinished);
+  return statusView(state);
 }
 
-function freshState(input: SessionInput): CarriedSessionState {
-  const counters: SessionCounters = { turns: 0, runs: 0, toolCalls: 0, blockedCalls: 0, continuedAsNew: 0 };
-  return {
-    ruleState: initialRuleState(input.rules),
-    conversation: [],
-    queuedMessages: [],
-    revealedTools: [],
-    counters,
-    transcript: [],
-    runInProgress: false,
-    turnsInRun: 0,
-  };
+/**
+ * Continue-as-new happens here, at a turn or run boundary, when the server suggests it (history too
+ * long or too large) or after `continueAsNewAfterTurns` turns, once every handler has finished.
+ * Carries rule state, conversation, queue, counters and the run in progress, so rules hold across
+ * the boundary exactly as before. Never returns when it continues.
+ */
+async function continueAsNewIfDue(state: SessionState): Promise<void> {
+  const due = workflowInfo().continueAsNewSuggested || state.turnsThisExecution >= state.limits.continueAsNewAfterTurns;
+  if (!due || state.pendingApprovals.size > 0 || state.running.size > 0) return;
+  await condition(allHandlersFinished);
+  const { firstMessage: _firstMessage, ...input } = state.input;
+  // The caller's rule set, unchanged: the limit above is derived from it again in the next run.
+  await continueAsNew<typeof agentSession>({ ...input, rules: state.input.rules, carried: carriedState(state) });
+}
+
+/**
+ * Signals, the update and queries. Signals never throw: a malformed payload is dropped without
+ * touching the session. The update's validator refuses bad decisions before anything is written
+ * to history. Queries read the state and change nothing.
+ */
+function installHandlers(state: SessionState): void {
+  setHandler(
+    userMessageSignal,
+    (input) => {
+      const text = readText(input?.text);
+      if (text !== undefined) state.queuedMessages.push(text);
+    },
+    { description: 'A user message. Starts a run, or waits for running tools and then starts the next run.' },
+  );
+  // Where an interrupt lands: `interruptRun` cancels the model call and the running `cancel` tools.
+  setHandler(
+    interruptSignal,
+    (input) => {
+      const message = input?.message === undefined ? undefined : readText(input.message);
+      interruptRun(state, message === undefined ? {} : { message });
+    },
+    {
+      description:
+        'Stops the model call and every running tool whose interruptBehavior is cancel; block tools finish first. An optional message starts the next run.',
+    },
+  );
+  setHandler(
+    endSessionSignal,
+    () => {
+      state.endRequested = true;
+    },
+    { description: 'Ends the session once the current run is over.' },
+  );
+  setHandler(
+    approveToolCallUpdate,
+    ({ callId, approved, reason }) => {
+      state.decisions.set(callId, { approved, ...(reason === undefined ? {} : { reason }) });
+      state.pendingApprovals.delete(callId);
+      return { callId, decision: approved ? 'approved' : 'denied' };
+    },
+    {
+      validator: (input: ApproveToolCallInput) => validateApproval(state, input),
+      description: 'Approves or denies a tool call that waits for a human: { callId, approved, reason? }.',
+    },
+  );
+  setHandler(
+    ruleStateQuery,
+    () => ({
+      rules: describeRuleState(state.rules, state.ruleState, catalogNames(state)),
+      pendingApprovals: [...state.pendingApprovals.values()],
+      runningCalls: [...state.running.values()].map(({ prepared }) => ({
+        callId: prepared.callId,
+        toolName: prepared.toolName,
+        interruptBehavior: prepared.interruptBehavior,
+      })),
+    }),
+    {
+      description:
+        'Rule state: visible tools, every hidden tool with its reasons, sequence positions, forbidden tools, counts, pending approvals and running calls.',
+    },
+  );
+  setHandler(transcriptQuery, () => state.transcript, {
+    description:
+      'The session turn by turn: user messages, visible tools, proposed calls, verdicts with reasons, approvals and tool results.',
+  });
+  setHandler(statusQuery, () => statusView(state), {
+    description:
+      'Status (idle, thinking, running_tools, awaiting_approval, completed, failed), counters and why the last run ended.',
+  });
+}
+
+function readText(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  return value.length > maxMessageChars ? value.slice(0, maxMessageChars) : value;
+}
+
+/** Rejects (before anything is written to history) approvals of unknown, decided or malformed calls. */
+function validateApproval(state: SessionState, input: ApproveToolCallInput): void {
+  if (typeof input !== 'object' || input === null)
+    throw new TypeError('approveToolCall needs { callId, approved, reason? }');
+  if (typeof input.callId !== 'string' || input.callId === '') throw new TypeError('callId must be a non-empty string');
+  if (typeof input.approved !== 'boolean') throw new TypeError('approved must be true or false');
+  if (input.reason !== undefined && typeof input.reason !== 'string') throw new TypeError('reason must be a string');
+  if (state.decisions.has(input.callId)) throw new Error(`call ${input.callId} was already decided`);
+  if (!state.pendingApprovals.has(input.callId)) {
+    const known = [...state.pendingApprovals.keys()];
+    throw new Error(
+      `no call ${input.callId} waits for approval${known.length ? `; waiting: ${known.join(', ')}` : ' (none waits now)'}`,
+    );
+  }
 }

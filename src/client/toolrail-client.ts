@@ -20,10 +20,19 @@ export type StartSessionOptions = Omit<SessionInput, 'carried' | 'rules'> & {
 export interface SessionListing {
   sessionId: string;
   runId: string;
-  status: string | undefined;
+  /**
+   * The session's status: its `ToolrailStatus` while the workflow runs; `completed` once it
+   * completed; `failed` once it failed, was terminated, timed out or was cancelled (the workflow
+   * cannot update its search attribute on the paths the server ends).
+   */
+  status: SessionStatus | undefined;
+  /** Temporal's execution status, e.g. `RUNNING`, `COMPLETED`, `TERMINATED`. */
   workflowStatus: string;
   startTime: Date;
 }
+
+/** Execution statuses of a workflow that ended without completing. */
+const abnormalEnds = ['Failed', 'Terminated', 'TimedOut', 'Canceled'];
 
 /** Starts, finds and lists toolrail sessions on a Temporal server. */
 export class ToolrailClient {
@@ -53,22 +62,43 @@ export class ToolrailClient {
     return new SessionHandle(this.temporal.workflow.getHandle<typeof agentSession>(sessionId));
   }
 
-  /** Lists sessions, newest first, optionally only those with one status (through the `ToolrailStatus` search attribute). */
+  /**
+   * Lists sessions, newest first, optionally only those with one status. The status combines the
+   * `ToolrailStatus` search attribute with the workflow's execution status, so a terminated or
+   * timed-out session lists as `failed`, never as the status it had when the server ended it.
+   */
   async listSessions({ status, limit = 100 }: { status?: SessionStatus; limit?: number } = {}): Promise<
     SessionListing[]
   > {
-    const query = `WorkflowType = 'agentSession'${status ? ` AND ToolrailStatus = '${status}'` : ''}`;
+    const query = `WorkflowType = 'agentSession' AND ExecutionStatus != 'ContinuedAsNew'${statusFilter(status)}`;
     const sessions: SessionListing[] = [];
     for await (const execution of this.temporal.workflow.list({ query })) {
+      const workflowStatus = execution.status.name;
       sessions.push({
         sessionId: execution.workflowId,
         runId: execution.runId,
-        status: execution.typedSearchAttributes.get(toolrailStatusKey),
-        workflowStatus: execution.status.name,
+        status:
+          workflowStatus === 'COMPLETED'
+            ? 'completed'
+            : workflowStatus === 'RUNNING'
+              ? (execution.typedSearchAttributes.get(toolrailStatusKey) as SessionStatus | undefined)
+              : 'failed',
+        workflowStatus,
         startTime: execution.startTime,
       });
       if (sessions.length >= limit) break;
     }
     return sessions;
   }
+}
+
+/** The list query's filter for one status (see {@link ToolrailClient.listSessions}). */
+function statusFilter(status: SessionStatus | undefined): string {
+  if (status === undefined) return '';
+  if (status === 'completed') return ` AND ExecutionStatus = 'Completed'`;
+  if (status === 'failed') {
+    const ended = abnormalEnds.map((name) => `'${name}'`).join(', ');
+    return ` AND (ExecutionStatus IN (${ended}) OR ToolrailStatus = 'failed')`;
+  }
+  return ` AND ExecutionStatus = 'Running' AND ToolrailStatus = '${status}'`;
 }

@@ -6,8 +6,12 @@
 export { createToolErrorOutcome, MAX_TOOL_ERROR_MESSAGE_CHARS } from './create-tool-error-outcome';
 export type { CreateToolErrorOutcomeOptions } from './create-tool-error-outcome';
 export { DEFAULT_MAX_TOOL_CONCURRENCY } from './default-max-tool-concurrency';
+export { formatRuleRefusal } from './format-rule-refusal';
+export type { RefusalReason } from './format-rule-refusal';
 export { formatToolIssues } from './format-tool-issues';
 export type { JsonObject, JsonValue } from './json-value';
+export { outcomeFromActivityFailure } from './outcome-from-activity-failure';
+export type { CallCanceller } from './outcome-from-activity-failure';
 export { partitionCalls } from './partition-calls';
 export type { PartitionCallsOptions, ToolCallBatch } from './partition-calls';
 export { ConcurrencyClass } from './prepared-call';
@@ -19,8 +23,8 @@ export type {
   ToolRetryPolicy,
 } from './prepared-call';
 export { readRevealedTools } from './read-revealed-tools';
-export { refusePreparedCall } from './refuse-prepared-call';
-export type { PreparedCallRefusal } from './refuse-prepared-call';
+export { refusePreparedCall, refuseUnapprovedCall } from './refuse-prepared-call';
+export type { PreparedCallRefusal, UnapprovedDecision } from './refuse-prepared-call';
 export { renderToolOutcome } from './render-tool-outcome';
 export { shouldRetryToolOutcome } from './should-retry-tool-outcome';
 export type { ShouldRetryToolOutcomeOptions } from './should-retry-tool-outcome';
@@ -29,3 +33,4 @@ export { isToolErrorCode, ToolErrorCode } from './tool-error-code';
 export type { ToolIssue } from './tool-issue';
 export type { ToolErrorOutcome, ToolOutcome, ToolResultOutcome } from './tool-outcome';
 export { TOOL_SEARCH_NAME } from './tool-search-name';
+export { DEFAULT_TOOL_HEARTBEAT_TIMEOUT_MS, toolActivityOptions } from './tool-activity-options';

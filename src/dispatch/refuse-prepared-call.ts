@@ -43,3 +43,23 @@ export function refusePreparedCall(prepared: PreparedCall, refusal: PreparedCall
       });
   }
 }
+
+/** How an approval ended for a call that does not run. */
+export interface UnapprovedDecision {
+  readonly decision: 'denied' | 'timed_out' | 'interrupted';
+  /** The human's reason, for `denied`. */
+  readonly reason?: string;
+}
+
+/** The outcome of a call a human denied, nobody decided in time, or an interrupt overtook. */
+export function refuseUnapprovedCall(
+  prepared: PreparedCall,
+  { decision, reason }: UnapprovedDecision,
+): ToolErrorOutcome {
+  if (decision === 'timed_out') return refusePreparedCall(prepared, { reason: 'approval-timeout' });
+  if (decision === 'interrupted') return refusePreparedCall(prepared, { reason: 'interrupted' });
+  const message = reason
+    ? `A human declined this ${prepared.toolName} call: ${reason}. Do not retry it as is.`
+    : undefined;
+  return refusePreparedCall(prepared, { reason: 'approval-denied', ...(message === undefined ? {} : { message }) });
+}

@@ -8,9 +8,19 @@ export const SessionStatus = {
   running_tools: 'running_tools',
   /** At least one call waits for a human approval. */
   awaiting_approval: 'awaiting_approval',
-  /** The session ended. */
+  /** The session ended normally. */
   completed: 'completed',
+  /** The session failed on a path the workflow controls (e.g. a misconfigured model); see the workflow's failure. */
+  failed: 'failed',
 } as const;
 
 /** One of the {@link SessionStatus} values. */
 export type SessionStatus = (typeof SessionStatus)[keyof typeof SessionStatus];
+
+/**
+ * Why a run ended: the rule engine's own ends (`answered`: the model answered and the rules let the
+ * run end; `terminal`: a terminal tool completed; `turn_limit`; `no_tool_allowed`) and the
+ * session's (`interrupted` by the user; `new_message`: a message arrived mid-run; `model_error`).
+ */
+export type RunEndReason =
+  'answered' | 'terminal' | 'turn_limit' | 'no_tool_allowed' | 'interrupted' | 'new_message' | 'model_error';

@@ -1,6 +1,6 @@
 import type { RuleStateView } from '../rules';
 import type { SessionCounters } from './session-input';
-import type { SessionStatus } from './session-status';
+import type { RunEndReason, SessionStatus } from './session-status';
 
 /** A call that waits for a human decision (`approveToolCall`). */
 export interface PendingApproval {
@@ -32,8 +32,8 @@ export interface SessionRuleStateView {
 /** The answer of the `status` query. */
 export interface SessionStatusView {
   status: SessionStatus;
-  /** Why the last run ended: `text`, `terminal`, `turn_limit`, `no_tool_allowed`, `interrupted`; `null` before any ended. */
-  lastRunEnd: string | null;
+  /** Why the last run ended; `null` before any ended. */
+  lastRunEnd: RunEndReason | null;
   lastTool: string | null;
   counters: SessionCounters;
   queuedMessages: number;
@@ -66,5 +66,5 @@ export type TranscriptEntry =
       reason?: string;
     }
   | { kind: 'tool'; turn: number; callId: string; tool: string; isError: boolean; code?: string; content: string }
-  | { kind: 'run-end'; turn: number; reason: string; detail?: string }
+  | { kind: 'run-end'; turn: number; reason: RunEndReason; detail?: string }
   | { kind: 'notice'; turn: number; text: string };

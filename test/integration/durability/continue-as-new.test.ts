@@ -127,7 +127,7 @@ async function withLongSession(
         limits: { closeWhenIdle: true, ...limits },
       });
       const final = await session.result();
-      expect(final.lastRunEnd).toBe('text');
+      expect(final.lastRunEnd).toBe('answered');
       const runs = await fetchRunChain(connections.client, session.sessionId);
       expect(final.counters).toEqual({
         turns: longSessionTurns.length,

@@ -30,7 +30,7 @@ describe('tools that opt in to local activities', () => {
           limits: { closeWhenIdle: true },
         });
         const final = await session.result();
-        expect(final).toMatchObject({ lastRunEnd: 'text', counters: { toolCalls: 3 } });
+        expect(final).toMatchObject({ lastRunEnd: 'answered', counters: { toolCalls: 3 } });
         const results = (await session.transcript()).flatMap((entry) =>
           entry.kind === 'tool' ? [{ tool: entry.tool, isError: entry.isError }] : [],
         );

@@ -175,7 +175,7 @@ describe('a worker killed in the middle of a batch', () => {
 
     // The session completed, took the same course, and ended with the same rule state.
     expect(crashed.status).toEqual(uncrashed.status);
-    expect(crashed.status.lastRunEnd).toBe('text');
+    expect(crashed.status.lastRunEnd).toBe('answered');
     expect(crashed.transcript).toEqual(uncrashed.transcript);
     expect(crashed.ruleState).toEqual(uncrashed.ruleState);
     expect(crashed.ruleState.rules.forbidden.map(({ tool }) => tool)).toEqual(['refund_order']);

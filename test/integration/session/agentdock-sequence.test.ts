@@ -71,7 +71,7 @@ describe('a session on an AgentDock orchestration', () => {
       probe.release('think');
 
       const final = await session.result();
-      expect(final).toMatchObject({ lastRunEnd: 'text', counters: { toolCalls: 3, blockedCalls: 1 } });
+      expect(final).toMatchObject({ lastRunEnd: 'answered', counters: { toolCalls: 3, blockedCalls: 1 } });
       const after = await session.ruleState();
       expect(after.rules.steps).toEqual([
         { file: 'orchestration.json', active: 'research', position: 3, expected: null },
@@ -107,7 +107,7 @@ describe('a session on an AgentDock orchestration', () => {
         firstMessage: 'hello there, can you research this?',
         limits: { closeWhenIdle: true },
       });
-      expect(await session.result()).toMatchObject({ lastRunEnd: 'text', counters: { toolCalls: 0, blockedCalls: 1 } });
+      expect(await session.result()).toMatchObject({ lastRunEnd: 'answered', counters: { toolCalls: 0, blockedCalls: 1 } });
       const transcript = await session.transcript();
       expect(entriesOf(transcript, 'model')[0]?.visible).toEqual(['think']);
       expect(entriesOf(transcript, 'verdict')[0]?.reasons).toEqual([expect.objectContaining({ code: 'not_in_step' })]);

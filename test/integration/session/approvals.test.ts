@@ -101,7 +101,7 @@ describe('approvals of tool calls', () => {
         expect((await readSessionHistory(session)).events.length).toBe(beforeDuplicate);
         probe.release('deploy_1');
 
-        expect(await session.result()).toMatchObject({ lastRunEnd: 'text', counters: { toolCalls: 1 } });
+        expect(await session.result()).toMatchObject({ lastRunEnd: 'answered', counters: { toolCalls: 1 } });
         const transcript = await session.transcript();
         expect(outline(transcript)).toEqual([
           'user:Ship it.',
@@ -110,7 +110,7 @@ describe('approvals of tool calls', () => {
           'approval:deploy#deploy_1:approved',
           'tool:deploy#deploy_1:ok',
           'model:text',
-          'run-end:text',
+          'run-end:answered',
         ]);
 
         const history = await readSessionHistory(session);
@@ -144,7 +144,7 @@ describe('approvals of tool calls', () => {
         await waitForApproval(session, 'deploy_1');
         await session.deny('deploy_1', 'no deploys on a Friday');
 
-        expect(await session.result()).toMatchObject({ lastRunEnd: 'text', counters: { toolCalls: 0 } });
+        expect(await session.result()).toMatchObject({ lastRunEnd: 'answered', counters: { toolCalls: 0 } });
         expect(probe.runs).toEqual([]);
         const transcript = await session.transcript();
         expect(entriesOf(transcript, 'approval')).toEqual([
@@ -194,7 +194,7 @@ describe('approvals of tool calls', () => {
         expect(await rejectionOf(session.approve('deploy_1'))).toMatch(/call deploy_1 was already decided/);
         probe.release('check');
 
-        expect(await session.result()).toMatchObject({ lastRunEnd: 'text', counters: { toolCalls: 1 } });
+        expect(await session.result()).toMatchObject({ lastRunEnd: 'answered', counters: { toolCalls: 1 } });
         expect(probe.toolsRun()).toEqual(['check_status']);
         const transcript = await session.transcript();
         expect(entriesOf(transcript, 'approval')).toEqual([
@@ -241,7 +241,7 @@ describe('approvals of tool calls', () => {
         limits: { closeWhenIdle: true },
       });
 
-      expect(await session.result()).toMatchObject({ lastRunEnd: 'text', counters: { toolCalls: 0 } });
+      expect(await session.result()).toMatchObject({ lastRunEnd: 'answered', counters: { toolCalls: 0 } });
       expect(probe.runs).toEqual([]);
       const transcript = await session.transcript();
       expect(entriesOf(transcript, 'approval')).toEqual([]);

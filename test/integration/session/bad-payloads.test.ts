@@ -65,8 +65,8 @@ describe('malformed messages to a session', () => {
 
       // The session still works.
       await session.send('Hello');
-      expect(await session.result()).toMatchObject({ lastRunEnd: 'text', counters: { runs: 1, turns: 1 } });
-      expect(outline(await session.transcript())).toEqual(['user:Hello', 'model:text', 'run-end:text']);
+      expect(await session.result()).toMatchObject({ lastRunEnd: 'answered', counters: { runs: 1, turns: 1 } });
+      expect(outline(await session.transcript())).toEqual(['user:Hello', 'model:text', 'run-end:answered']);
       expect(model.requests).toHaveLength(1);
       expect(model.requests[0]?.messages).toEqual([{ role: 'user', text: 'Hello' }]);
     });

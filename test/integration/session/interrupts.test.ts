@@ -139,7 +139,7 @@ describe('interrupting a session', () => {
         await watched.started(0);
         await session.interrupt('Actually, just say hi.');
 
-        expect(await session.result()).toMatchObject({ lastRunEnd: 'text', counters: { turns: 2, runs: 2 } });
+        expect(await session.result()).toMatchObject({ lastRunEnd: 'answered', counters: { turns: 2, runs: 2 } });
         expect(await watched.settled(0)).toMatchObject({ sawAbort: true });
         const transcript = await session.transcript();
         expect(outline(transcript)).toEqual([
@@ -147,7 +147,7 @@ describe('interrupting a session', () => {
           'run-end:interrupted',
           'user:Actually, just say hi.',
           'model:text',
-          'run-end:text',
+          'run-end:answered',
         ]);
         // The second model call got the interrupt's message as the latest user message.
         expect(model.requests[1]?.messages.at(-1)).toEqual({ role: 'user', text: 'Actually, just say hi.' });
@@ -227,7 +227,7 @@ describe('interrupting a session', () => {
         probe.release('steady');
 
         expect(await session.result()).toMatchObject({
-          lastRunEnd: 'text',
+          lastRunEnd: 'answered',
           counters: { turns: 2, runs: 2, toolCalls: 1 },
         });
         expect(probe.runsOf('steady')).toEqual([expect.objectContaining({ sawAbort: false, end: 'returned' })]);
@@ -240,14 +240,14 @@ describe('interrupting a session', () => {
           'run-end:new_message',
           'user:Also check the spelling.',
           'model:text',
-          'run-end:text',
+          'run-end:answered',
         ]);
         // The next run's model call saw the tool's result, then the new message.
         expect(model.requests[1]?.messages.slice(-2)).toEqual([
           expect.objectContaining({ role: 'tool', callId: 'steady', isError: false }),
           { role: 'user', text: 'Also check the spelling.' },
         ]);
-        expect(entriesOf(transcript, 'run-end').map((end) => end.reason)).toEqual(['new_message', 'text']);
+        expect(entriesOf(transcript, 'run-end').map((end) => end.reason)).toEqual(['new_message', 'answered']);
         const history = await readSessionHistory(session);
         const steady = history.toolActivity('steady');
         expect(steady.cancelRequestedEventId).toBeUndefined();

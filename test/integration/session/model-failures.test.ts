@@ -41,9 +41,9 @@ describe('model failures in a session', () => {
       expect(end?.kind === 'run-end' ? end.detail : '').toContain('context too long');
 
       await session.send('Try again');
-      await expect.poll(async () => (await session.status()).lastRunEnd, { timeout: 20_000 }).toBe('text');
+      await expect.poll(async () => (await session.status()).lastRunEnd, { timeout: 20_000 }).toBe('answered');
       await session.end();
-      expect(await session.result()).toMatchObject({ status: 'completed', lastRunEnd: 'text' });
+      expect(await session.result()).toMatchObject({ status: 'completed', lastRunEnd: 'answered' });
     });
   });
 
@@ -56,7 +56,7 @@ describe('model failures in a session', () => {
         model: { provider: 'scripted', model: 'short' },
         firstMessage: 'First',
       });
-      await expect.poll(async () => (await session.status()).lastRunEnd, { timeout: 20_000 }).toBe('text');
+      await expect.poll(async () => (await session.status()).lastRunEnd, { timeout: 20_000 }).toBe('answered');
       await session.send('Second');
       const failure = await session.result().then(
         () => undefined,

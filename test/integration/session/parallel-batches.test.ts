@@ -45,7 +45,7 @@ describe('tool batches of one response', () => {
         limits: { closeWhenIdle: true },
       });
       const final = await session.result();
-      expect(final).toMatchObject({ lastRunEnd: 'text', counters: { toolCalls: 4, blockedCalls: 0 } });
+      expect(final).toMatchObject({ lastRunEnd: 'answered', counters: { toolCalls: 4, blockedCalls: 0 } });
 
       const transcript = await session.transcript();
       expect(outline(transcript).filter((line) => line.startsWith('tool:'))).toEqual([

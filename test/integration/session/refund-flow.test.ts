@@ -61,7 +61,7 @@ describe('the refund flow on the support desk rules', () => {
       await session.approve('refund_a', 'customer is a regular');
 
       const final = await session.result();
-      expect(final).toMatchObject({ lastRunEnd: 'text', counters: { toolCalls: 4, blockedCalls: 3 } });
+      expect(final).toMatchObject({ lastRunEnd: 'answered', counters: { toolCalls: 4, blockedCalls: 3 } });
       expect(refunds).toEqual(['ORD-1001']);
 
       const transcript = await session.transcript();

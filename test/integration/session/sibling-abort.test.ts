@@ -54,7 +54,7 @@ describe('sibling abort in a concurrent batch', () => {
         });
         await probe.ended('fails');
         whileRunning(probe);
-        expect(await session.result()).toMatchObject({ lastRunEnd: 'text', counters: { toolCalls: 3 } });
+        expect(await session.result()).toMatchObject({ lastRunEnd: 'answered', counters: { toolCalls: 3 } });
         return { probe, transcript: await session.transcript(), history: await readSessionHistory(session) };
       },
     );

@@ -38,7 +38,7 @@ describe('a session on the support desk rules', () => {
           limits: { closeWhenIdle: true },
         });
         const final = await session.result();
-        expect(final.lastRunEnd).toBe('text');
+        expect(final.lastRunEnd).toBe('answered');
         expect(final.counters).toMatchObject({ turns: 4, toolCalls: 2, blockedCalls: 1 });
 
         const transcript = await session.workflow.query('transcript');

@@ -1,0 +1,41 @@
+import { ActivityFailure, ApplicationFailure, CancelledFailure, TimeoutFailure } from '@temporalio/common';
+import { createToolErrorOutcome } from './create-tool-error-outcome';
+import type { PreparedCall } from './prepared-call';
+import { ToolErrorCode } from './tool-error-code';
+import type { ToolErrorOutcome } from './tool-outcome';
+
+/** Who cancelled a running call: the user's interrupt, or the sibling whose failure cancelled its batch. */
+export type CallCanceller = 'interrupt' | { readonly callId: string; readonly toolName: string } | undefined;
+
+/**
+ * The error outcome the model reads for a tool activity that failed, timed out or was cancelled:
+ * a cancellation says who cancelled it, a timeout says whether a destructive call may have taken
+ * effect, anything else carries the failure's message.
+ */
+export function outcomeFromActivityFailure(
+  prepared: PreparedCall,
+  error: unknown,
+  cancelledBy: CallCanceller,
+): ToolErrorOutcome {
+  const base = { callId: prepared.callId, toolName: prepared.toolName };
+  const cause = error instanceof ActivityFailure ? error.cause : error;
+  if (cause instanceof CancelledFailure) {
+    if (typeof cancelledBy === 'object') {
+      const message = `Cancelled because ${cancelledBy.toolName} (call ${cancelledBy.callId}) failed in the same batch. Its result was discarded; call it again if you still need it.`;
+      return createToolErrorOutcome({ ...base, code: ToolErrorCode.SIBLING_ABORTED, message });
+    }
+    const message = 'Interrupted by the user before it finished; its result was discarded.';
+    return createToolErrorOutcome({ ...base, code: ToolErrorCode.INTERRUPTED, message });
+  }
+  if (cause instanceof TimeoutFailure) {
+    const maybe = prepared.destructive ? '. It may or may not have taken effect: it is not retried automatically' : '';
+    const message = `${prepared.toolName} did not finish in time (${cause.timeoutType ?? 'timeout'})${maybe}.`;
+    return createToolErrorOutcome({ ...base, code: ToolErrorCode.TIMEOUT, message });
+  }
+  const message = cause instanceof ApplicationFailure || cause instanceof Error ? cause.message : String(cause);
+  return createToolErrorOutcome({
+    ...base,
+    code: ToolErrorCode.EXECUTION_ERROR,
+    message: `${prepared.toolName} failed: ${message}`,
+  });
+}

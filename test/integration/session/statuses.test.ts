@@ -1,0 +1,141 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createScriptedModel, parallelToolCallsResponse, textResponse, toolCallResponse } from '../../../src/models';
+import { toolrailStatusKey } from '../../../src/session/search-attributes';
+import { defineTool } from '../../../src/tools';
+import { connectToHarness, uniqueName } from '../../harness/connect';
+import type { HarnessConnections } from '../../harness/connect';
+import { compileRules } from '../../helpers/compile-rules';
+import { withSessionWorker } from '../../helpers/session-worker';
+
+const noRules = compileRules({ toolrail: 1, rules: [] });
+
+/** A tool that echoes its `word`: each result shows which call it answers. */
+const echo = defineTool({
+  name: 'echo',
+  description: 'Returns the word it is given.',
+  inputSchema: z.object({ word: z.string() }),
+  concurrency: 'READ_ONLY',
+  execute: ({ word }) => Promise.resolve(`echo:${word}`),
+});
+
+/** The session's current details, as the Temporal UI reads them. */
+async function currentDetails(handle: { query: (name: string) => Promise<unknown> }): Promise<string> {
+  const metadata = (await handle.query('__temporal_workflow_metadata')) as { currentDetails?: string };
+  return metadata.currentDetails ?? '';
+}
+
+describe('session statuses tell the truth', () => {
+  let connections: HarnessConnections;
+  beforeAll(async () => {
+    connections = await connectToHarness();
+  });
+  afterAll(async () => {
+    await connections.close();
+  });
+
+  it('marks a session that fails on a misconfigured model as failed, in its search attribute and in the listing', async () => {
+    const model = createScriptedModel([]);
+    await withSessionWorker({ connections, tools: [], scriptedModels: { empty: model } }, async ({ client }) => {
+      const session = await client.startSession({
+        sessionId: uniqueName('fails'),
+        rules: noRules,
+        model: { provider: 'scripted', model: 'empty' },
+        firstMessage: 'Hi',
+      });
+      await expect(session.result()).rejects.toThrow();
+      const description = await session.workflow.describe();
+      expect(description.typedSearchAttributes.get(toolrailStatusKey)).toBe('failed');
+      const listed = await client.listSessions({ status: 'failed' });
+      expect(listed.map((entry) => entry.sessionId)).toContain(session.sessionId);
+    });
+  });
+
+  it('lists a terminated session as failed, not with the status it had when the server ended it', async () => {
+    await withSessionWorker({ connections, tools: [] }, async ({ client }) => {
+      const session = await client.startSession({
+        sessionId: uniqueName('terminated'),
+        rules: noRules,
+        model: { provider: 'scripted', model: 'unused' },
+      });
+      await expect.poll(async () => (await session.status()).status).toBe('idle');
+      await session.workflow.terminate('operator stopped it');
+      const listed = await client.listSessions();
+      const entry = listed.find((candidate) => candidate.sessionId === session.sessionId);
+      expect(entry).toMatchObject({ status: 'failed', workflowStatus: 'TERMINATED' });
+      const idle = await client.listSessions({ status: 'idle' });
+      expect(idle.map((candidate) => candidate.sessionId)).not.toContain(session.sessionId);
+    });
+  });
+
+  it('says a completed session has ended in its current details, not that it waits for a message', async () => {
+    const model = createScriptedModel([textResponse('Done.')]);
+    await withSessionWorker({ connections, tools: [], scriptedModels: { once: model } }, async ({ client }) => {
+      const session = await client.startSession({
+        sessionId: uniqueName('completed'),
+        rules: noRules,
+        model: { provider: 'scripted', model: 'once' },
+        firstMessage: 'Hi',
+        limits: { closeWhenIdle: true },
+      });
+      expect(await session.result()).toMatchObject({ status: 'completed', lastRunEnd: 'answered' });
+      const details = await currentDetails(session.workflow);
+      expect(details).toContain('`completed`');
+      expect(details).toContain('has ended');
+      expect(details).not.toContain('waiting for a user message');
+    });
+  });
+
+  it('lets limits.maxTurnsPerRun raise the rules’ limit, and reports the end as turn_limit', async () => {
+    const rules = compileRules({ toolrail: 1, maxTurnsPerRun: 2, rules: [] });
+    const model = createScriptedModel(
+      Array.from({ length: 4 }, (_, turn) => toolCallResponse('echo', { word: `w${turn}` })),
+    );
+    await withSessionWorker({ connections, tools: [echo], scriptedModels: { loop: model } }, async ({ client }) => {
+      const session = await client.startSession({
+        sessionId: uniqueName('turn-limit'),
+        rules,
+        model: { provider: 'scripted', model: 'loop' },
+        firstMessage: 'Go',
+        limits: { maxTurnsPerRun: 4, closeWhenIdle: true },
+      });
+      const final = await session.result();
+      expect(final).toMatchObject({ lastRunEnd: 'turn_limit', counters: { turns: 4, toolCalls: 4 } });
+      const ends = (await session.transcript()).filter((entry) => entry.kind === 'run-end');
+      expect(ends).toEqual([expect.objectContaining({ reason: 'turn_limit', detail: '4 model calls in this run' })]);
+    });
+  });
+
+  it('gives repeated call ids of one response distinct ids, each result answering its own call', async () => {
+    const model = createScriptedModel([
+      parallelToolCallsResponse([
+        { name: 'echo', args: { word: 'first' }, id: 'dup' },
+        { name: 'echo', args: { word: 'second' }, id: 'dup' },
+        { name: 'echo', args: { word: 'third' }, id: 'dup' },
+      ]),
+      textResponse('Done.'),
+    ]);
+    await withSessionWorker({ connections, tools: [echo], scriptedModels: { dup: model } }, async ({ client }) => {
+      const session = await client.startSession({
+        sessionId: uniqueName('duplicate-ids'),
+        rules: noRules,
+        model: { provider: 'scripted', model: 'dup' },
+        firstMessage: 'Go',
+        limits: { closeWhenIdle: true },
+      });
+      expect(await session.result()).toMatchObject({ counters: { toolCalls: 3 } });
+      const followUp = model.requests[1]?.messages ?? [];
+      const assistant = followUp.find((message) => message.role === 'assistant');
+      const ids = assistant?.role === 'assistant' ? assistant.toolCalls.map((call) => call.id) : [];
+      expect(new Set(ids).size).toBe(3);
+      const results = followUp.flatMap((message) => (message.role === 'tool' ? [message] : []));
+      const wordOf = new Map(
+        assistant?.role === 'assistant'
+          ? assistant.toolCalls.map((call) => [call.id, (call.args as { word: string }).word])
+          : [],
+      );
+      expect(results).toHaveLength(3);
+      for (const result of results) expect(result.content).toBe(`echo:${wordOf.get(result.callId)}`);
+    });
+  });
+});

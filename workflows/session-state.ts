@@ -1,0 +1,242 @@
+import { setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
+import type { CancellationScope } from '@temporalio/workflow';
+import { endRun as endRuleRun, initialRuleState, narrow, record, startRun } from '../src/rules';
+import type { CompiledRuleSet, RuleState } from '../src/rules';
+import { readRevealedTools } from '../src/dispatch';
+import type { PreparedCall, ToolCatalog, ToolOutcome } from '../src/dispatch';
+import type { ConversationMessage } from '../src/models';
+import {
+  toolrailBlockedCallsKey,
+  toolrailLastToolKey,
+  toolrailPendingApprovalsKey,
+  toolrailStatusKey,
+} from '../src/session/search-attributes';
+import { maxCarriedTranscriptEntries } from '../src/session/session-input';
+import type {
+  CarriedSessionState,
+  ResolvedSessionLimits,
+  SessionCounters,
+  SessionInput,
+} from '../src/session/session-input';
+import type { RunEndReason, SessionStatus } from '../src/session/session-status';
+import type { PendingApproval, SessionStatusView, TranscriptEntry } from '../src/session/session-views';
+import { renderCurrentDetails } from '../src/session/render-current-details';
+
+/** A call whose activity runs now, with the scope that cancels it. */
+export interface RunningCall {
+  prepared: PreparedCall;
+  scope: CancellationScope;
+  /** Set when the user's interrupt cancelled it (as opposed to a failing sibling). */
+  interrupted: boolean;
+}
+
+/**
+ * Everything one run of the session workflow holds: what continue-as-new carries (rule state,
+ * conversation, queue, counters, transcript, the run in progress) and what lives only in this run
+ * (status, catalog, approvals, running calls, a pending interrupt). Plain data: the transitions
+ * below are the only code that changes the status and the run's bookkeeping.
+ */
+export interface SessionState {
+  readonly sessionId: string;
+  readonly input: SessionInput;
+  readonly rules: CompiledRuleSet;
+  readonly limits: ResolvedSessionLimits;
+  readonly interactive: boolean;
+
+  ruleState: RuleState;
+  conversation: ConversationMessage[];
+  queuedMessages: string[];
+  revealedTools: string[];
+  readonly counters: SessionCounters;
+  readonly transcript: TranscriptEntry[];
+  /** Whether a run is in progress, and how many model calls it took. */
+  run: { inProgress: boolean; turns: number };
+  /** 0-based index of the current turn (or of the next one, between turns): the model request's `turn`. */
+  turnIndex: number;
+  /** Turns taken in this workflow run (continue-as-new resets it). */
+  turnsThisExecution: number;
+
+  /** Read it freely; change it only through {@link setStatus}. */
+  readonly status: SessionStatus;
+  lastRunEnd: RunEndReason | null;
+  lastTool: string | null;
+  catalog: ToolCatalog;
+  readonly pendingApprovals: Map<string, PendingApproval>;
+  /** Human decisions, by call id (a call put up for approval starts undecided). */
+  readonly decisions: Map<string, { approved: boolean; reason?: string }>;
+  readonly running: Map<string, RunningCall>;
+  modelScope: CancellationScope | undefined;
+  /** A pending interrupt, until the run has acted on it. */
+  interrupt: { message?: string } | undefined;
+  endRequested: boolean;
+}
+
+/** The state of a new workflow run: fresh, or what continue-as-new carried. */
+export function createSessionState(
+  sessionId: string,
+  input: SessionInput,
+  limits: ResolvedSessionLimits,
+): SessionState {
+  const carried = input.carried ?? freshCarriedState(input);
+  return {
+    sessionId,
+    input,
+    rules: input.rules,
+    limits,
+    interactive: input.interactive ?? true,
+    ruleState: carried.ruleState,
+    conversation: carried.conversation,
+    queuedMessages: carried.queuedMessages,
+    revealedTools: carried.revealedTools,
+    counters: carried.counters,
+    transcript: carried.transcript,
+    run: { inProgress: carried.runInProgress, turns: carried.turnsInRun },
+    turnIndex: carried.counters.turns,
+    turnsThisExecution: 0,
+    status: 'idle',
+    lastRunEnd: null,
+    lastTool: null,
+    catalog: { version: '', tools: [], hiddenDeferredTools: [] },
+    pendingApprovals: new Map(),
+    decisions: new Map(),
+    running: new Map(),
+    modelScope: undefined,
+    interrupt: undefined,
+    endRequested: false,
+  };
+}
+
+/** The one place the status changes: it is published to the search attributes and the UI at once. */
+export function setStatus(state: SessionState, status: SessionStatus): void {
+  (state as { status: SessionStatus }).status = status;
+  publishSessionState(state);
+}
+
+/** Adds a transcript line stamped with the current turn's index. */
+export function note(state: SessionState, entry: DistributiveOmit<TranscriptEntry, 'turn'>): void {
+  state.transcript.push({ ...entry, turn: state.turnIndex });
+}
+
+/** Starts a run with the next queued user message. */
+export function beginRun(state: SessionState, text: string): void {
+  state.counters.runs += 1;
+  state.run = { inProgress: true, turns: 0 };
+  state.ruleState = startRun(state.rules, state.ruleState, { userMessage: text });
+  state.conversation.push({ role: 'user', text });
+  state.turnIndex = state.counters.turns;
+  note(state, { kind: 'user', text });
+}
+
+/** Ends the run: the rule engine records the ends it knows of, the transcript says why, the status goes idle. */
+export function endRun(state: SessionState, reason: RunEndReason, detail?: string): void {
+  if (reason === 'answered' || reason === 'turn_limit' || reason === 'no_tool_allowed') {
+    state.ruleState = endRuleRun(state.ruleState, reason);
+  }
+  state.run = { inProgress: false, turns: 0 };
+  state.interrupt = undefined;
+  state.lastRunEnd = reason;
+  note(state, { kind: 'run-end', reason, ...(detail === undefined ? {} : { detail }) });
+  setStatus(state, 'idle');
+}
+
+/** Records a call that ran: the engine advances on its outcome (failures count as attempts but satisfy nothing); counters, the last tool and revealed deferred tools follow. */
+export function recordCall(state: SessionState, call: PreparedCall, outcome: ToolOutcome): void {
+  state.ruleState = record(state.rules, state.ruleState, {
+    tool: call.toolName,
+    args: call.input,
+    result: outcome.type === 'tool-result' ? outcome.output : null,
+    error: outcome.type === 'tool-error',
+  });
+  state.counters.toolCalls += 1;
+  state.lastTool = call.toolName;
+  for (const name of readRevealedTools(outcome))
+    if (!state.revealedTools.includes(name)) state.revealedTools.push(name);
+}
+
+/**
+ * Workflow time in epoch milliseconds. Temporal's sandbox makes `Date` deterministic (the time of
+ * the current workflow task), so this is the one place workflow code reads it.
+ */
+export function workflowNow(): number {
+  return Date.now();
+}
+
+/** The names in this turn's catalog, in catalog order. */
+export function catalogNames(state: SessionState): string[] {
+  return state.catalog.tools.map((tool) => tool.name);
+}
+
+/** What continue-as-new carries into the next run, so rules hold exactly as before. */
+export function carriedState(state: SessionState): CarriedSessionState {
+  return {
+    ruleState: state.ruleState,
+    conversation: state.conversation,
+    queuedMessages: state.queuedMessages,
+    revealedTools: state.revealedTools,
+    counters: { ...state.counters, continuedAsNew: state.counters.continuedAsNew + 1 },
+    transcript: state.transcript.slice(-maxCarriedTranscriptEntries),
+    runInProgress: state.run.inProgress,
+    turnsInRun: state.run.turns,
+  };
+}
+
+/** The answer of the `status` query, and the workflow's result. */
+export function statusView(state: SessionState): SessionStatusView {
+  return {
+    status: state.status,
+    lastRunEnd: state.lastRunEnd,
+    lastTool: state.lastTool,
+    counters: state.counters,
+    queuedMessages: state.queuedMessages.length,
+  };
+}
+
+function freshCarriedState(input: SessionInput): CarriedSessionState {
+  return {
+    ruleState: initialRuleState(input.rules),
+    conversation: [],
+    queuedMessages: [],
+    revealedTools: [],
+    counters: { turns: 0, runs: 0, toolCalls: 0, blockedCalls: 0, continuedAsNew: 0 },
+    transcript: [],
+    runInProgress: false,
+    turnsInRun: 0,
+  };
+}
+
+const published = new WeakMap<SessionState, string>();
+
+/**
+ * Shows the session in the Temporal UI: the search attributes (status, last tool, blocked calls,
+ * pending approvals), upserted only when they changed, and the current-details summary.
+ */
+export function publishSessionState(state: SessionState): void {
+  const values = {
+    status: state.status,
+    lastTool: state.lastTool ?? '',
+    blocked: state.counters.blockedCalls,
+    pending: state.pendingApprovals.size,
+  };
+  const fingerprint = JSON.stringify(values);
+  if (published.get(state) !== fingerprint) {
+    published.set(state, fingerprint);
+    upsertSearchAttributes([
+      { key: toolrailStatusKey, value: values.status },
+      { key: toolrailLastToolKey, value: values.lastTool === '' ? null : values.lastTool },
+      { key: toolrailBlockedCallsKey, value: values.blocked },
+      { key: toolrailPendingApprovalsKey, value: values.pending },
+    ]);
+  }
+  setCurrentDetails(
+    renderCurrentDetails({
+      status: state.status,
+      counters: state.counters,
+      pendingApprovals: [...state.pendingApprovals.values()],
+      lastRunEnd: state.lastRunEnd,
+      runInProgress: state.run.inProgress,
+      narrowed: () => narrow(state.rules, state.ruleState, catalogNames(state)),
+    }),
+  );
+}
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

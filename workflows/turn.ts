@@ -1,0 +1,208 @@
+import {
+  ActivityCancellationType,
+  ActivityFailure,
+  ApplicationFailure,
+  CancellationScope,
+  isCancellation,
+  proxyActivities,
+  proxyLocalActivities,
+} from '@temporalio/workflow';
+import { ReasonCode, beginTurn, checkEnd, narrow } from '../src/rules';
+import { renderToolOutcome } from '../src/dispatch';
+import type { PreparedCall, ToolErrorOutcome } from '../src/dispatch';
+import type { ModelResponse, ModelToolSpec } from '../src/models';
+import type { RunEndReason } from '../src/session/session-status';
+import type { SessionActivities } from '../activities/types';
+import { dispatchCalls } from './batches';
+import { catalogNames, endRun, note, setStatus } from './session-state';
+import type { SessionState } from './session-state';
+
+/** Model failures that mean the session itself is misconfigured: they fail the workflow loudly. */
+const fatalModelErrors = new Set(['SCRIPT_EXHAUSTED', 'CONFIGURATION']);
+
+/**
+ * One run: turns until it ends (an answer the rules accept, a terminal tool, the turn limit, no
+ * tool allowed, a model failure, an interrupt, or a new user message, which starts the next run).
+ * `betweenTurns` runs before each turn: the session continues as new there when it is due.
+ */
+export async function runTurns(state: SessionState, betweenTurns: () => Promise<void>): Promise<void> {
+  for (;;) {
+    if (state.run.turns > 0 && state.queuedMessages.length > 0) return endRun(state, 'new_message');
+    await betweenTurns();
+    const end = await runTurn(state);
+    if (end !== undefined) return endRun(state, end.reason, end.detail);
+  }
+}
+
+/**
+ * One turn, in the order of the architecture's diagram: load the catalog → narrow it by the rules
+ * → call the model with the visible tools → dispatch its calls (validate, permission, partition,
+ * batches, record: `batches.ts`) → append every result to the conversation → loop control.
+ * Returns why the run ended, or `undefined` when it goes on.
+ */
+async function runTurn(state: SessionState): Promise<{ reason: RunEndReason; detail?: string } | undefined> {
+  state.ruleState = beginTurn(state.rules, state.ruleState);
+  if (state.ruleState.ended !== null) return engineEnd(state, state.ruleState.ended);
+  await refreshCatalog(state);
+  state.turnIndex = state.counters.turns;
+  state.counters.turns += 1;
+  state.run.turns += 1;
+  state.turnsThisExecution += 1;
+
+  // Narrow: only the tools the rules allow now are shown to the model.
+  const catalog = catalogNames(state);
+  const narrowed = narrow(state.rules, state.ruleState, catalog);
+  if (narrowed.ended)
+    return { reason: 'no_tool_allowed', detail: 'the rules leave no tool the model may call, and the run may not end' };
+  const visible = new Set(narrowed.visible);
+  const tools: ModelToolSpec[] = state.catalog.tools
+    .filter((tool) => visible.has(tool.name))
+    .map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
+
+  // Model: an interrupt cancels the call's scope (see `interruptRun`).
+  setStatus(state, 'thinking');
+  const result = await callModelInterruptibly(state, tools, catalog);
+  if ('interrupted' in result) return { reason: 'interrupted' };
+  if ('failed' in result) return { reason: 'model_error', detail: result.failed };
+  const { response, prepared } = result;
+  state.conversation.push({
+    role: 'assistant',
+    ...(response.text ? { text: response.text } : {}),
+    toolCalls: response.toolCalls,
+  });
+  note(state, {
+    kind: 'model',
+    ...(response.text ? { text: response.text } : {}),
+    visible: narrowed.visible,
+    calls: response.toolCalls.map((call) => ({ callId: call.id, tool: call.name, args: call.args })),
+  });
+
+  // A text answer ends the run when the rules let it; otherwise the model is told why not.
+  if (response.toolCalls.length === 0) {
+    const end = checkEnd(state.rules, state.ruleState);
+    if (end.endsRun) {
+      const limited = end.reasons.some((reason) => reason.code === ReasonCode.turnLimit);
+      return engineEnd(state, limited ? 'turn_limit' : 'answered');
+    }
+    const why = end.reasons.map((reason) => `- [${reason.code}] ${reason.message}`).join('\n');
+    const text = `[toolrail] The run cannot end yet:\n${why}`;
+    state.conversation.push({ role: 'user', text });
+    note(state, { kind: 'notice', text });
+    return undefined;
+  }
+
+  // Validate, ask, partition, run the batches and record: one outcome per call, in call order.
+  const outcomes = await dispatchCalls(state, prepared);
+  for (const outcome of outcomes) {
+    const content = renderToolOutcome(outcome);
+    const isError = outcome.type === 'tool-error';
+    state.conversation.push({ role: 'tool', callId: outcome.callId, toolName: outcome.toolName, content, isError });
+    note(state, {
+      kind: 'tool',
+      callId: outcome.callId,
+      tool: outcome.toolName,
+      isError,
+      ...(outcome.type === 'tool-error' ? { code: outcome.code } : {}),
+      content,
+    });
+  }
+
+  // Loop control: the user's interrupt, or the engine's end of the run (a terminal tool, a limit).
+  if (state.interrupt) return { reason: 'interrupted' };
+  if (state.ruleState.ended !== null) return engineEnd(state, state.ruleState.ended);
+  return undefined;
+}
+
+/**
+ * Acts on a user interrupt at once: cancels the model call in flight and every running call whose
+ * `interruptBehavior` is `cancel` (`block` calls finish), and queues the interrupt's message to
+ * start the next run. The turn sees `state.interrupt` and ends the run.
+ */
+export function interruptRun(state: SessionState, request: { message?: string }): void {
+  if (request.message !== undefined) state.queuedMessages.unshift(request.message);
+  if (!state.run.inProgress) return;
+  state.interrupt = request;
+  state.modelScope?.cancel();
+  for (const call of state.running.values()) {
+    if (call.prepared.interruptBehavior === 'cancel') {
+      call.interrupted = true;
+      call.scope.cancel();
+    }
+  }
+}
+
+/** The turn's catalog: looked up again before each turn (tools enabled, MCP servers connected, deferred tools revealed). */
+async function refreshCatalog(state: SessionState): Promise<void> {
+  const loaded = await loadCatalog({
+    sessionId: state.sessionId,
+    tools: state.input.tools,
+    revealed: state.revealedTools,
+    ...(state.catalog.version ? { knownVersion: state.catalog.version } : {}),
+  });
+  if (!('unchanged' in loaded)) state.catalog = loaded;
+}
+
+/** The model call in a cancellation scope that an interrupt cancels; a failure comes back with its message. */
+async function callModelInterruptibly(
+  state: SessionState,
+  tools: ModelToolSpec[],
+  catalog: string[],
+): Promise<
+  | { response: ModelResponse; prepared: (PreparedCall | ToolErrorOutcome)[] }
+  | { interrupted: true }
+  | { failed: string }
+> {
+  const scope = new CancellationScope();
+  state.modelScope = scope;
+  try {
+    const { callModel } = modelActivities(state.limits.modelTimeoutMs);
+    return await scope.run(() =>
+      callModel({
+        sessionId: state.sessionId,
+        turn: state.turnIndex,
+        settings: state.input.model,
+        ...(state.input.systemPrompt ? { system: state.input.systemPrompt } : {}),
+        messages: state.conversation,
+        tools,
+        catalog,
+        interactive: state.interactive,
+      }),
+    );
+  } catch (error) {
+    if (isCancellation(error) && state.interrupt) return { interrupted: true };
+    const cause = error instanceof ActivityFailure ? error.cause : error;
+    if (cause instanceof ApplicationFailure && cause.type && fatalModelErrors.has(cause.type)) {
+      throw ApplicationFailure.nonRetryable(`model call failed: ${cause.message}`, cause.type);
+    }
+    return { failed: cause instanceof Error ? cause.message : String(cause) };
+  } finally {
+    state.modelScope = undefined;
+  }
+}
+
+/** The end the rule engine recorded (a terminal tool, the turn limit, an accepted answer), as the run's end. */
+function engineEnd(state: SessionState, reason: RunEndReason): { reason: RunEndReason; detail?: string } {
+  return reason === 'turn_limit'
+    ? { reason, detail: `${state.rules.settings.maxTurnsPerRun} model calls in this run` }
+    : { reason };
+}
+
+/**
+ * The model call as an activity. Cancelling it (an interrupt) does not wait for the activity to
+ * acknowledge: a model call has no side effects, the activity aborts its HTTP request at its next
+ * heartbeat, and the workflow moves on at once.
+ */
+function modelActivities(timeoutMs: number): Pick<SessionActivities, 'callModel'> {
+  return proxyActivities<SessionActivities>({
+    startToCloseTimeout: timeoutMs,
+    heartbeatTimeout: 30_000,
+    cancellationType: ActivityCancellationType.TRY_CANCEL,
+    retry: { maximumAttempts: 5, initialInterval: 1_000, backoffCoefficient: 2, maximumInterval: 30_000 },
+  });
+}
+
+/** Loading the catalog is a quick lookup in the worker's registry: a local activity (one marker event). */
+const { loadCatalog } = proxyLocalActivities<SessionActivities>({
+  startToCloseTimeout: 30_000,
+  retry: { maximumAttempts: 3 },
+});
