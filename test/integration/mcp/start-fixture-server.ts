@@ -21,7 +21,11 @@ export interface HttpFixture {
 
 /** Starts the fixture server with `--http` and waits for it to print its URL. */
 export async function startHttpFixture(): Promise<HttpFixture> {
-  const child = spawn('npx', ['tsx', fixtureServerPath, '--http'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // A process group of its own: stopping it stops npx, tsx and the server under them alike.
+  const child = spawn('npx', ['tsx', fixtureServerPath, '--http'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let buffered = '';
     let errors = '';
@@ -41,9 +45,15 @@ export async function startHttpFixture(): Promise<HttpFixture> {
 }
 
 async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  await new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
+  if (child.pid === undefined) return;
+  const exited =
+    child.exitCode !== null || child.signalCode !== null
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  try {
+    process.kill(-child.pid, 'SIGTERM');
+  } catch {
+    // The group is gone already.
+  }
+  await exited;
 }
