@@ -13,7 +13,15 @@ import { executePreparedCall } from '../src/tools/lifecycle/execute-prepared-cal
 import { prepareToolCall } from '../src/tools/lifecycle/prepare-tool-call';
 import type { ToolHooks } from '../src/tools/lifecycle/tool-hooks';
 import type { ToolRegistry } from '../src/tools/tool-registry';
-import type { SessionActivities } from './types';
+import { buildModelMessages } from '../src/conversation/build-model-messages';
+import { resolveContextBudget } from '../src/conversation/context-budget';
+import { createConversationReader } from '../src/conversation/conversation-reader';
+import { truncateUtf8, utf8ByteLength } from '../src/conversation/utf8';
+import { toolResultMessage } from '../src/dispatch/render-tool-outcome';
+import type { ToolOutcome } from '../src/dispatch/tool-outcome';
+import type { ConversationMessage } from '../src/models/conversation-message';
+import type { ContentStore } from '../src/store/content-store';
+import type { ExecutedCall, SessionActivities } from './types';
 
 /** What the session activities need from the worker. */
 export interface SessionActivityDependencies {
@@ -27,7 +35,20 @@ export interface SessionActivityDependencies {
   hooks?: ToolHooks;
   /** How often running activities heartbeat on their own (so cancellations reach them), in ms. Defaults to 1 000. */
   heartbeatIntervalMs?: number;
+  /** Where the sessions' conversations live (see `openContentStore`). */
+  store: ContentStore;
+  /**
+   * Tool results whose rendered text is larger than this are offloaded: the full text stays in the
+   * content store and the model reads a preview with its reference. In UTF-8 bytes; defaults to
+   * 262 144 (256 KiB), whatever the tool's `maxResultSizeChars`.
+   */
+  resultOffloadBytes?: number;
 }
+
+/** Outputs larger than this (as JSON, in UTF-8 bytes) reach the workflow as a preview unless the rules read them. */
+const inlineOutputBytes = 8_192;
+/** Characters of an offloaded result the model still reads. */
+const offloadPreviewChars = 2_000;
 
 /**
  * Builds the activities of the session workflow: the turn's catalog, the model call (which also
@@ -36,8 +57,10 @@ export interface SessionActivityDependencies {
  * activity heartbeats while it runs so a cancellation reaches it within the heartbeat throttle.
  */
 export function createSessionActivities(dependencies: SessionActivityDependencies): SessionActivities {
-  const { registry, offloadDirectory, hooks } = dependencies;
+  const { registry, offloadDirectory, hooks, store } = dependencies;
   const heartbeatIntervalMs = dependencies.heartbeatIntervalMs ?? 1_000;
+  const resultOffloadBytes = dependencies.resultOffloadBytes ?? 262_144;
+  const conversation = createConversationReader(store);
   const adapters = new Map<string, ModelAdapter>();
   const adapterFor = (settings: ModelSettings): ModelAdapter => {
     const key = JSON.stringify(settings);
@@ -67,8 +90,16 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       );
     },
 
-    async callModel({ sessionId, turn, settings, system, messages, tools, catalog, interactive }) {
+    async callModel({ sessionId, turn, settings, system, log, tools, catalog, interactive }) {
       const context = Context.current();
+      // The request is built from the content store, within the model's context budget.
+      const budgetBytes = resolveContextBudget(settings);
+      const entries = await conversation.readLog(sessionId, log);
+      const { messages, shown } = await buildModelMessages(
+        entries,
+        (refs) => conversation.readMessages(sessionId, refs),
+        { budgetBytes },
+      );
       const answered = await withHeartbeats(heartbeatIntervalMs, async () => {
         try {
           return await adapterFor(settings).complete(
@@ -95,10 +126,24 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
           }),
         ),
       );
-      return { response, prepared };
+      const [assistant] = await conversation.storeMessages(sessionId, [
+        { role: 'assistant', ...(response.text ? { text: response.text } : {}), toolCalls: response.toolCalls },
+      ]);
+      if (assistant === undefined) throw new Error('the content store returned no reference for the response');
+      const { messages: shownMessages, previewed, omitted, bytes } = shown;
+      return {
+        response,
+        assistant,
+        prepared,
+        shown: { messages: shownMessages, previewed, omitted, bytes, budgetBytes },
+      };
     },
 
-    async executeTool({ sessionId, turn, interactive, prepared, approved }) {
+    storeMessages: ({ sessionId, messages }) => conversation.storeMessages(sessionId, messages),
+
+    sealLog: ({ sessionId, log }) => conversation.sealTail(sessionId, log),
+
+    async executeTool({ sessionId, turn, interactive, prepared, approved, rulesReadOutput }) {
       const context = Context.current();
       const outcome = await withHeartbeats(heartbeatIntervalMs, () =>
         executePreparedCall({
@@ -125,9 +170,41 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
           outcome.type === 'tool-error' ? outcome.code : 'RETRY',
         );
       }
-      return outcome;
+      return storeToolResult(sessionId, outcome, rulesReadOutput);
     },
   };
+
+  /**
+   * Stores the result message the model reads and returns what the workflow keeps: the outcome
+   * (its output a preview when it is large and the rules do not read it) and the message's
+   * reference. A result whose text passes `resultOffloadBytes` is offloaded: its full text is stored
+   * on its own and the model reads a preview with the reference, so no tool can push a payload past
+   * the server's limits.
+   */
+  async function storeToolResult(
+    sessionId: string,
+    outcome: ToolOutcome,
+    rulesReadOutput: boolean,
+  ): Promise<ExecutedCall> {
+    const full = toolResultMessage(outcome);
+    const fullBytes = utf8ByteLength(full.content);
+    let message: ConversationMessage = full;
+    if (fullBytes > resultOffloadBytes) {
+      const [stored] = await conversation.storeMessages(sessionId, [full]);
+      const preview = truncateUtf8(full.content, offloadPreviewChars);
+      const notice = `Output too large (${fullBytes} bytes): the full output is stored in this session's content store as ${stored?.key ?? 'unknown'}.\nPreview (first ${preview.length} characters):\n${preview}`;
+      message = { ...full, content: notice };
+    }
+    const [ref] = await conversation.storeMessages(sessionId, [message]);
+    if (ref === undefined) throw new Error('the content store returned no reference for the tool result');
+    if (outcome.type === 'tool-error') return { outcome, message: ref };
+    const outputText = typeof outcome.output === 'string' ? outcome.output : JSON.stringify(outcome.output);
+    const outputBytes = utf8ByteLength(outputText);
+    const keep = outputBytes <= inlineOutputBytes || (rulesReadOutput && fullBytes <= resultOffloadBytes);
+    return keep
+      ? { outcome, message: ref }
+      : { outcome: { ...outcome, output: truncateUtf8(outputText, offloadPreviewChars) }, message: ref };
+  }
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { PreparedCall } from '../src/dispatch/prepared-call';
 import type { ToolCatalog } from '../src/dispatch/tool-catalog';
 import type { ToolErrorOutcome, ToolOutcome } from '../src/dispatch/tool-outcome';
+import type { ConversationLog, MessageRef } from '../src/conversation/conversation-log';
 import type { ConversationMessage } from '../src/models/conversation-message';
 import type { ModelResponse } from '../src/models/model-response';
 import type { ModelToolSpec } from '../src/models/model-request';
@@ -26,18 +27,56 @@ export interface CallModelInput {
   turn: number;
   settings: ModelSettings;
   system?: string;
-  messages: ConversationMessage[];
+  /** The conversation so far, by reference: the activity reads it from the content store. */
+  log: ConversationLog;
   tools: ModelToolSpec[];
   /** Tool names of this turn's catalog: calls outside it are unknown tools. */
   catalog: string[];
   interactive: boolean;
 }
 
+/** What the model was shown of the conversation, within its context budget. */
+export interface ModelContextShown {
+  /** Messages in the request. */
+  messages: number;
+  /** Tool results shown as their preview only. */
+  previewed: number;
+  /** Oldest messages left out entirely. */
+  omitted: number;
+  /** UTF-8 bytes of the request's messages. */
+  bytes: number;
+  /** The budget the request was built within, in bytes. */
+  budgetBytes: number;
+}
+
 /** Output of {@link SessionActivities.callModel}: the response and, per proposed call, its preparation. */
 export interface CallModelResult {
   response: ModelResponse;
+  /** The response as a conversation message, stored. */
+  assistant: MessageRef;
+  shown: ModelContextShown;
   /** Same order as `response.toolCalls`: a call ready for rules and dispatch, or the error it already got. */
   prepared: (PreparedCall | ToolErrorOutcome)[];
+}
+
+/** Input of {@link SessionActivities.storeMessages}. */
+export interface StoreMessagesInput {
+  sessionId: string;
+  messages: ConversationMessage[];
+}
+
+/** Input of {@link SessionActivities.sealLog}. */
+export interface SealLogInput {
+  sessionId: string;
+  log: ConversationLog;
+}
+
+/** What {@link SessionActivities.executeTool} returns: the outcome for the rules, and the result message, stored. */
+export interface ExecutedCall {
+  /** The outcome; a result's `output` is a preview when it is large and the rules do not read it. */
+  outcome: ToolOutcome;
+  /** The tool result message the model reads (the full rendered output, or its offload notice). */
+  message: MessageRef;
 }
 
 /** Input of {@link SessionActivities.executeTool}. */
@@ -49,11 +88,17 @@ export interface ExecuteToolInput {
   /** Session turn of the call, part of its idempotency key. */
   turn: number;
   interactive: boolean;
+  /** Whether the rules read this call's output (then it comes back whole, however large). */
+  rulesReadOutput: boolean;
 }
 
 /** The activities a session workflow calls; the worker builds them with `createSessionActivities`. */
 export interface SessionActivities {
   loadCatalog(input: LoadCatalogInput): Promise<LoadCatalogResult>;
   callModel(input: CallModelInput): Promise<CallModelResult>;
-  executeTool(input: ExecuteToolInput): Promise<ToolOutcome>;
+  executeTool(input: ExecuteToolInput): Promise<ExecutedCall>;
+  /** Writes messages to the content store (idempotent) and returns their references, in order. */
+  storeMessages(input: StoreMessagesInput): Promise<MessageRef[]>;
+  /** Seals the log's tail into a segment in the content store; returns the log with the new head and an empty tail. */
+  sealLog(input: SealLogInput): Promise<ConversationLog>;
 }

@@ -1,10 +1,21 @@
 import { runDispatchBench } from './dispatch';
 import { runEngineBench } from './engine';
+import { runLongSessionBench } from './long-session';
 
-/** `npm run bench`: every benchmark section, in turn. */
+/** The benchmark sections, by the name that runs one alone (`npm run bench -- long-session`). */
+const sections: Record<string, () => Promise<void>> = {
+  engine: runEngineBench,
+  dispatch: runDispatchBench,
+  'long-session': runLongSessionBench,
+};
+
+/** `npm run bench`: every benchmark section in turn, or only those named on the command line. */
 async function main(): Promise<void> {
-  await runEngineBench();
-  await runDispatchBench();
+  const named = process.argv.slice(2);
+  const unknown = named.filter((name) => !(name in sections));
+  if (unknown.length > 0)
+    throw new Error(`unknown bench section ${unknown.join(', ')}; sections: ${Object.keys(sections).join(', ')}`);
+  for (const [name, run] of Object.entries(sections)) if (named.length === 0 || named.includes(name)) await run();
 }
 
 main().catch((error: unknown) => {

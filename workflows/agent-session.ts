@@ -17,16 +17,24 @@ import {
   ruleStateQuery,
   statusQuery,
   transcriptQuery,
+  sendUserMessageUpdate,
   userMessageSignal,
 } from '../src/session/session-messages';
-import type { ApproveToolCallInput } from '../src/session/session-messages';
+import type { ApproveToolCallInput, UserMessageInput } from '../src/session/session-messages';
+import { utf8ByteLength } from '../src/conversation/utf8';
 import type { SessionStatusView } from '../src/session/session-views';
-import { beginRun, carriedState, catalogNames, createSessionState, setStatus, statusView } from './session-state';
+import {
+  beginRun,
+  carriedState,
+  catalogNames,
+  createSessionState,
+  note,
+  setStatus,
+  statusView,
+  storeQueuedMessages,
+} from './session-state';
 import type { SessionState } from './session-state';
 import { interruptRun, runTurns } from './turn';
-
-/** Longest user message the session takes, in characters; longer ones are cut. */
-const maxMessageChars = 200_000;
 
 /**
  * One agent session. Holds the rule state, takes user messages (signals), runs each message as a
@@ -55,7 +63,8 @@ export async function agentSession(input: SessionInput): Promise<SessionStatusVi
         if (!woke || state.queuedMessages.length === 0) break;
       }
       await continueAsNewIfDue(state);
-      beginRun(state, state.queuedMessages.shift() ?? '');
+      const next = state.queuedMessages.shift();
+      if (next !== undefined) await beginRun(state, next);
       await runTurns(state, () => continueAsNewIfDue(state));
     }
   } catch (error) {
@@ -75,9 +84,14 @@ export async function agentSession(input: SessionInput): Promise<SessionStatusVi
  * the boundary exactly as before. Never returns when it continues.
  */
 async function continueAsNewIfDue(state: SessionState): Promise<void> {
-  const due = workflowInfo().continueAsNewSuggested || state.turnsThisExecution >= state.limits.continueAsNewAfterTurns;
+  const info = workflowInfo();
+  const due =
+    info.continueAsNewSuggested ||
+    info.historySize >= state.limits.continueAsNewAtHistoryBytes ||
+    state.turnsThisExecution >= state.limits.continueAsNewAfterTurns;
   if (!due || state.pendingApprovals.size > 0 || state.running.size > 0) return;
   await condition(allHandlersFinished);
+  await storeQueuedMessages(state);
   const { firstMessage: _firstMessage, ...input } = state.input;
   // The caller's rule set, unchanged: the limit above is derived from it again in the next run.
   await continueAsNew<typeof agentSession>({ ...input, rules: state.input.rules, carried: carriedState(state) });
@@ -92,17 +106,35 @@ function installHandlers(state: SessionState): void {
   setHandler(
     userMessageSignal,
     (input) => {
-      const text = readText(input?.text);
-      if (text !== undefined) state.queuedMessages.push(text);
+      const problem = messageProblem(state, input?.text);
+      if (problem === undefined) state.queuedMessages.push(input.text);
+      else note(state, { kind: 'notice', text: `[toolrail] dropped a userMessage signal: ${problem}` });
     },
     { description: 'A user message. Starts a run, or waits for running tools and then starts the next run.' },
+  );
+  setHandler(
+    sendUserMessageUpdate,
+    ({ text }) => {
+      state.queuedMessages.push(text);
+      return { queuedBefore: state.queuedMessages.length - 1 };
+    },
+    {
+      validator: (input: UserMessageInput) => {
+        const problem = messageProblem(state, input?.text);
+        if (problem !== undefined) throw new TypeError(problem);
+      },
+      description: `A user message, refused when empty or over limits.maxUserMessageBytes (UTF-8 bytes).`,
+    },
   );
   // Where an interrupt lands: `interruptRun` cancels the model call and the running `cancel` tools.
   setHandler(
     interruptSignal,
     (input) => {
-      const message = input?.message === undefined ? undefined : readText(input.message);
-      interruptRun(state, message === undefined ? {} : { message });
+      const message = input?.message;
+      const problem = message === undefined ? undefined : messageProblem(state, message);
+      if (problem !== undefined)
+        note(state, { kind: 'notice', text: `[toolrail] dropped an interrupt's message: ${problem}` });
+      interruptRun(state, message === undefined || problem !== undefined ? {} : { message });
     },
     {
       description:
@@ -154,9 +186,15 @@ function installHandlers(state: SessionState): void {
   });
 }
 
-function readText(value: unknown): string | undefined {
-  if (typeof value !== 'string' || value.trim() === '') return undefined;
-  return value.length > maxMessageChars ? value.slice(0, maxMessageChars) : value;
+/** Why a user message is refused (not a string, blank, over the byte limit), or `undefined` when it is fine. */
+function messageProblem(state: SessionState, text: unknown): string | undefined {
+  if (typeof text !== 'string') return 'the message must be a string';
+  if (text.trim() === '') return 'the message is empty';
+  const bytes = utf8ByteLength(text);
+  const limit = state.limits.maxUserMessageBytes;
+  if (bytes > limit)
+    return `the message is ${bytes} bytes (UTF-8); this session takes at most ${limit} bytes (limits.maxUserMessageBytes)`;
+  return undefined;
 }
 
 /** Rejects (before anything is written to history) approvals of unknown, decided or malformed calls. */

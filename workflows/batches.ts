@@ -1,5 +1,5 @@
 import { CancellationScope, condition, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
-import { dependsOn, validate } from '../src/rules';
+import { dependsOn, readsOutput, validate } from '../src/rules';
 import {
   ToolErrorCode,
   createToolErrorOutcome,
@@ -11,9 +11,19 @@ import {
   toolActivityOptions,
 } from '../src/dispatch';
 import type { PreparedCall, ToolErrorOutcome, ToolOutcome, UnapprovedDecision } from '../src/dispatch';
+import type { MessageRef } from '../src/conversation/conversation-log';
 import type { SessionActivities } from '../activities/types';
 import { catalogNames, note, recordCall, setStatus, workflowNow } from './session-state';
 import type { SessionState } from './session-state';
+
+/** A call's outcome, and its result message when the activity that ran it already stored it. */
+export interface DispatchedCall {
+  outcome: ToolOutcome;
+  message?: MessageRef;
+}
+
+/** A call that may run, and whether a human approved it. */
+type RunnableCall = { prepared: PreparedCall; approved: boolean };
 
 /** A call the rules cleared, and why it still needs a human (`undefined`: it does not). */
 interface ClearedCall {
@@ -31,8 +41,9 @@ interface ClearedCall {
 export async function dispatchCalls(
   state: SessionState,
   prepared: readonly (PreparedCall | ToolErrorOutcome)[],
-): Promise<ToolOutcome[]> {
+): Promise<DispatchedCall[]> {
   const outcomes = new Map<string, ToolOutcome>();
+  const messages = new Map<string, MessageRef>();
   const candidates = prepared.filter((entry): entry is PreparedCall => entry.type === 'prepared-call');
   for (const entry of prepared) if (entry.type === 'tool-error') outcomes.set(entry.callId, entry);
   const batches = partitionCalls(candidates, {
@@ -65,15 +76,19 @@ export async function dispatchCalls(
     }
     if (runnable.length === 0) continue;
     setStatus(state, 'running_tools');
-    const batchOutcomes = await runBatch(state, runnable);
+    const executed = await runBatch(state, runnable);
     runnable.forEach(({ prepared: call }, index) => {
-      const outcome = batchOutcomes[index];
-      if (outcome === undefined) return;
-      outcomes.set(call.callId, outcome);
-      recordCall(state, call, outcome);
+      const result = executed[index];
+      if (result === undefined) return;
+      outcomes.set(call.callId, result.outcome);
+      if (result.message) messages.set(call.callId, result.message);
+      recordCall(state, call, result.outcome);
     });
   }
-  return prepared.map((entry) => outcomes.get(entry.callId) ?? notRun(entry));
+  return prepared.map((entry) => {
+    const message = messages.get(entry.callId);
+    return { outcome: outcomes.get(entry.callId) ?? notRun(entry), ...(message ? { message } : {}) };
+  });
 }
 
 /** Validate and permission: refused calls get their outcome now, the rest are cleared (some for a human to decide). */
@@ -127,7 +142,7 @@ async function approveWhereNeeded(
   state: SessionState,
   cleared: readonly ClearedCall[],
   outcomes: Map<string, ToolOutcome>,
-): Promise<{ prepared: PreparedCall; approved: boolean }[]> {
+): Promise<RunnableCall[]> {
   const asking = cleared.filter(({ needsApprovalBecause }) => needsApprovalBecause !== undefined);
   if (asking.length > 0) {
     const deadline = workflowNow() + state.limits.approvalTimeoutMs;
@@ -145,7 +160,7 @@ async function approveWhereNeeded(
     setStatus(state, statusBefore);
   }
 
-  const runnable: { prepared: PreparedCall; approved: boolean }[] = [];
+  const runnable: RunnableCall[] = [];
   for (const { prepared, needsApprovalBecause } of cleared) {
     if (needsApprovalBecause === undefined) {
       runnable.push({ prepared, approved: false });
@@ -181,8 +196,8 @@ function closeDecision(
  */
 async function runBatch(
   state: SessionState,
-  calls: readonly { prepared: PreparedCall; approved: boolean }[],
-): Promise<ToolOutcome[]> {
+  calls: readonly RunnableCall[],
+): Promise<{ outcome: ToolOutcome; message?: MessageRef }[]> {
   const batchScope = new CancellationScope();
   let failedFirst: { callId: string; toolName: string } | undefined;
   const abortSiblings = (prepared: PreparedCall): void => {
@@ -193,32 +208,27 @@ async function runBatch(
   const runOne = async ({
     prepared,
     approved,
-  }: {
-    prepared: PreparedCall;
-    approved: boolean;
-  }): Promise<ToolOutcome> => {
+  }: RunnableCall): Promise<{ outcome: ToolOutcome; message?: MessageRef }> => {
     const running = { prepared, scope: new CancellationScope(), interrupted: false };
     state.running.set(prepared.callId, running);
     try {
-      const input = {
-        sessionId: state.sessionId,
-        turn: state.turnIndex,
-        interactive: state.interactive,
-        prepared,
-        approved,
-      };
-      const outcome = await running.scope.run(() => executeToolActivity(prepared)(input));
-      if (outcome.type === 'tool-error') abortSiblings(prepared);
-      return outcome;
+      const { sessionId, turnIndex: turn, interactive } = state;
+      const rulesReadOutput = readsOutput(state.rules, prepared.toolName);
+      const input = { sessionId, turn, interactive, prepared, approved, rulesReadOutput };
+      const executed = await running.scope.run(() => executeToolActivity(prepared)(input));
+      if (executed.outcome.type === 'tool-error') abortSiblings(prepared);
+      return executed;
     } catch (error) {
       const byInterrupt = running.interrupted;
       const bySibling = !byInterrupt && failedFirst !== undefined && failedFirst.callId !== prepared.callId;
       if (!byInterrupt && !bySibling) abortSiblings(prepared);
-      return outcomeFromActivityFailure(
-        prepared,
-        error,
-        byInterrupt ? 'interrupt' : bySibling ? failedFirst : undefined,
-      );
+      return {
+        outcome: outcomeFromActivityFailure(
+          prepared,
+          error,
+          byInterrupt ? 'interrupt' : bySibling ? failedFirst : undefined,
+        ),
+      };
     } finally {
       state.running.delete(prepared.callId);
     }

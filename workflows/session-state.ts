@@ -1,10 +1,13 @@
-import { setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
+import { proxyLocalActivities, setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
 import type { CancellationScope } from '@temporalio/workflow';
 import { endRun as endRuleRun, initialRuleState, narrow, record, startRun } from '../src/rules';
 import type { CompiledRuleSet, RuleState } from '../src/rules';
 import { readRevealedTools } from '../src/dispatch';
 import type { PreparedCall, ToolCatalog, ToolOutcome } from '../src/dispatch';
+import { appendToLog, emptyConversationLog, segmentEntries } from '../src/conversation/conversation-log';
+import type { ConversationLog, MessageRef } from '../src/conversation/conversation-log';
 import type { ConversationMessage } from '../src/models';
+import type { SessionActivities } from '../activities/types';
 import {
   toolrailBlockedCallsKey,
   toolrailLastToolKey,
@@ -44,8 +47,10 @@ export interface SessionState {
   readonly interactive: boolean;
 
   ruleState: RuleState;
-  conversation: ConversationMessage[];
-  queuedMessages: string[];
+  /** The conversation by reference: its messages live in the content store. */
+  log: ConversationLog;
+  /** Messages waiting for their run, oldest first: text as it arrived, or already stored. */
+  queuedMessages: (string | MessageRef)[];
   revealedTools: string[];
   readonly counters: SessionCounters;
   readonly transcript: TranscriptEntry[];
@@ -85,7 +90,7 @@ export function createSessionState(
     limits,
     interactive: input.interactive ?? true,
     ruleState: carried.ruleState,
-    conversation: carried.conversation,
+    log: carried.log,
     queuedMessages: carried.queuedMessages,
     revealedTools: carried.revealedTools,
     counters: carried.counters,
@@ -117,14 +122,56 @@ export function note(state: SessionState, entry: DistributiveOmit<TranscriptEntr
   state.transcript.push({ ...entry, turn: state.turnIndex });
 }
 
-/** Starts a run with the next queued user message. */
-export function beginRun(state: SessionState, text: string): void {
+/** Starts a run with the next queued user message: the rules start a run, the message joins the conversation. */
+export async function beginRun(state: SessionState, queued: string | MessageRef): Promise<void> {
+  const [ref] = typeof queued === 'string' ? await storeMessages(state, [{ role: 'user', text: queued }]) : [queued];
+  if (ref === undefined) throw new Error('the content store returned no reference for the user message');
   state.counters.runs += 1;
   state.run = { inProgress: true, turns: 0 };
-  state.ruleState = startRun(state.rules, state.ruleState, { userMessage: text });
-  state.conversation.push({ role: 'user', text });
+  // The rules see the message's text when it is at hand, else its preview (a message queued across continue-as-new).
+  state.ruleState = startRun(state.rules, state.ruleState, {
+    userMessage: typeof queued === 'string' ? queued : ref.preview,
+  });
   state.turnIndex = state.counters.turns;
-  note(state, { kind: 'user', text });
+  await appendMessages(state, [ref]);
+  note(state, { kind: 'user', text: ref.preview, ref: contentRefOf(ref) });
+}
+
+/**
+ * Appends stored messages to the conversation; once the log's inline tail is full it is sealed
+ * into a segment in the content store, so what the workflow holds stays bounded.
+ */
+export async function appendMessages(state: SessionState, refs: readonly MessageRef[]): Promise<void> {
+  state.log = appendToLog(state.log, refs);
+  if (state.log.tail.length >= segmentEntries) {
+    state.log = await contentActivities.sealLog({ sessionId: state.sessionId, log: state.log });
+  }
+}
+
+/** Writes messages to the content store (a local activity: only their references enter the history). */
+export function storeMessages(state: SessionState, messages: ConversationMessage[]): Promise<MessageRef[]> {
+  return contentActivities.storeMessages({ sessionId: state.sessionId, messages });
+}
+
+/** Stores the queued messages that are still inline text, so continue-as-new carries references only. */
+export async function storeQueuedMessages(state: SessionState): Promise<void> {
+  for (;;) {
+    const inline = state.queuedMessages.filter((queued): queued is string => typeof queued === 'string');
+    if (inline.length === 0) return;
+    const refs = await storeMessages(
+      state,
+      inline.map((text) => ({ role: 'user' as const, text })),
+    );
+    // Messages that arrived while these were stored stay inline for the next round.
+    state.queuedMessages = state.queuedMessages.map((queued) =>
+      typeof queued === 'string' && inline.includes(queued) ? (refs[inline.indexOf(queued)] ?? queued) : queued,
+    );
+  }
+}
+
+/** The plain content reference of a message reference (for transcripts). */
+export function contentRefOf({ key, bytes, preview }: MessageRef): { key: string; bytes: number; preview: string } {
+  return { key, bytes, preview };
 }
 
 /** Ends the run: the rule engine records the ends it knows of, the transcript says why, the status goes idle. */
@@ -170,7 +217,7 @@ export function catalogNames(state: SessionState): string[] {
 export function carriedState(state: SessionState): CarriedSessionState {
   return {
     ruleState: state.ruleState,
-    conversation: state.conversation,
+    log: state.log,
     queuedMessages: state.queuedMessages,
     revealedTools: state.revealedTools,
     counters: { ...state.counters, continuedAsNew: state.counters.continuedAsNew + 1 },
@@ -194,7 +241,7 @@ export function statusView(state: SessionState): SessionStatusView {
 function freshCarriedState(input: SessionInput): CarriedSessionState {
   return {
     ruleState: initialRuleState(input.rules),
-    conversation: [],
+    log: emptyConversationLog,
     queuedMessages: [],
     revealedTools: [],
     counters: { turns: 0, runs: 0, toolCalls: 0, blockedCalls: 0, continuedAsNew: 0 },
@@ -238,5 +285,11 @@ export function publishSessionState(state: SessionState): void {
     }),
   );
 }
+
+/** Content store writes: local activities, whose inputs never enter the history (only the references they return). */
+const contentActivities = proxyLocalActivities<SessionActivities>({
+  startToCloseTimeout: 60_000,
+  retry: { maximumAttempts: 10, initialInterval: 500, backoffCoefficient: 2, maximumInterval: 10_000 },
+});
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

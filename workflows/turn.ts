@@ -8,13 +8,13 @@ import {
   proxyLocalActivities,
 } from '@temporalio/workflow';
 import { ReasonCode, beginTurn, checkEnd, narrow } from '../src/rules';
-import { renderToolOutcome } from '../src/dispatch';
-import type { PreparedCall, ToolErrorOutcome } from '../src/dispatch';
-import type { ModelResponse, ModelToolSpec } from '../src/models';
+import { toolResultMessage } from '../src/dispatch';
+import { previewOf } from '../src/conversation/utf8';
+import type { ModelToolSpec } from '../src/models';
 import type { RunEndReason } from '../src/session/session-status';
-import type { SessionActivities } from '../activities/types';
+import type { CallModelResult, SessionActivities } from '../activities/types';
 import { dispatchCalls } from './batches';
-import { catalogNames, endRun, note, setStatus } from './session-state';
+import { appendMessages, catalogNames, contentRefOf, endRun, note, setStatus, storeMessages } from './session-state';
 import type { SessionState } from './session-state';
 
 /** Model failures that mean the session itself is misconfigured: they fail the workflow loudly. */
@@ -64,17 +64,15 @@ async function runTurn(state: SessionState): Promise<{ reason: RunEndReason; det
   const result = await callModelInterruptibly(state, tools, catalog);
   if ('interrupted' in result) return { reason: 'interrupted' };
   if ('failed' in result) return { reason: 'model_error', detail: result.failed };
-  const { response, prepared } = result;
-  state.conversation.push({
-    role: 'assistant',
-    ...(response.text ? { text: response.text } : {}),
-    toolCalls: response.toolCalls,
-  });
+  const { response, prepared, assistant, shown } = result;
+  await appendMessages(state, [assistant]);
   note(state, {
     kind: 'model',
-    ...(response.text ? { text: response.text } : {}),
+    ...(response.text ? { text: assistant.preview } : {}),
     visible: narrowed.visible,
     calls: response.toolCalls.map((call) => ({ callId: call.id, tool: call.name, args: call.args })),
+    ref: contentRefOf(assistant),
+    shown,
   });
 
   // A text answer ends the run when the rules let it; otherwise the model is told why not.
@@ -86,26 +84,39 @@ async function runTurn(state: SessionState): Promise<{ reason: RunEndReason; det
     }
     const why = end.reasons.map((reason) => `- [${reason.code}] ${reason.message}`).join('\n');
     const text = `[toolrail] The run cannot end yet:\n${why}`;
-    state.conversation.push({ role: 'user', text });
+    await appendMessages(state, await storeMessages(state, [{ role: 'user', text }]));
     note(state, { kind: 'notice', text });
     return undefined;
   }
 
   // Validate, ask, partition, run the batches and record: one outcome per call, in call order.
-  const outcomes = await dispatchCalls(state, prepared);
-  for (const outcome of outcomes) {
-    const content = renderToolOutcome(outcome);
-    const isError = outcome.type === 'tool-error';
-    state.conversation.push({ role: 'tool', callId: outcome.callId, toolName: outcome.toolName, content, isError });
+  const dispatched = await dispatchCalls(state, prepared);
+
+  // Results: executed calls stored theirs; the workflow's own (refusals, errors) are stored here, in call order.
+  const made = dispatched.map(({ outcome, message }) =>
+    message === undefined ? toolResultMessage(outcome) : undefined,
+  );
+  const unmade = made.filter((message) => message !== undefined);
+  const stored = unmade.length > 0 ? await storeMessages(state, unmade) : [];
+  const messages = dispatched.map(({ message }) => message ?? stored.shift());
+  await appendMessages(
+    state,
+    messages.filter((message) => message !== undefined),
+  );
+  dispatched.forEach(({ outcome }, index) => {
+    const message = messages[index];
+    // The workflow's own results are short and worth reading in full (up to 1,000 characters); others show their preview.
+    const content = made[index] ? previewOf(made[index].content, 1_000) : (message?.preview ?? '');
     note(state, {
       kind: 'tool',
       callId: outcome.callId,
       tool: outcome.toolName,
-      isError,
+      isError: outcome.type === 'tool-error',
       ...(outcome.type === 'tool-error' ? { code: outcome.code } : {}),
       content,
+      ...(message ? { ref: contentRefOf(message) } : {}),
     });
-  }
+  });
 
   // Loop control: the user's interrupt, or the engine's end of the run (a terminal tool, a limit).
   if (state.interrupt) return { reason: 'interrupted' };
@@ -147,11 +158,7 @@ async function callModelInterruptibly(
   state: SessionState,
   tools: ModelToolSpec[],
   catalog: string[],
-): Promise<
-  | { response: ModelResponse; prepared: (PreparedCall | ToolErrorOutcome)[] }
-  | { interrupted: true }
-  | { failed: string }
-> {
+): Promise<CallModelResult | { interrupted: true } | { failed: string }> {
   const scope = new CancellationScope();
   state.modelScope = scope;
   try {
@@ -162,7 +169,7 @@ async function callModelInterruptibly(
         turn: state.turnIndex,
         settings: state.input.model,
         ...(state.input.systemPrompt ? { system: state.input.systemPrompt } : {}),
-        messages: state.conversation,
+        log: state.log,
         tools,
         catalog,
         interactive: state.interactive,

@@ -6,25 +6,33 @@ import {
   ruleStateQuery,
   statusQuery,
   transcriptQuery,
-  userMessageSignal,
+  sendUserMessageUpdate,
 } from '../session/session-messages';
 import type { SessionRuleStateView, SessionStatusView, TranscriptEntry } from '../session/session-views';
 import type { agentSession } from '../../workflows/agent-session';
+import { decodeMessage } from '../conversation/encode-message';
+import type { ContentStore } from '../store/content-store';
 
 /** A typed handle on one session (one workflow). */
 export class SessionHandle {
   /** The session id, which is the workflow id. */
   readonly sessionId: string;
   readonly workflow: WorkflowHandle<typeof agentSession>;
+  readonly #contentStore: ContentStore | undefined;
 
-  constructor(workflow: WorkflowHandle<typeof agentSession>) {
+  constructor(workflow: WorkflowHandle<typeof agentSession>, contentStore?: ContentStore) {
     this.workflow = workflow;
     this.sessionId = workflow.workflowId;
+    this.#contentStore = contentStore;
   }
 
-  /** Sends a user message: it starts a run now, or after the running tools finish. */
+  /**
+   * Sends a user message: it starts a run now, or after the running tools finish. Rejects with a
+   * `WorkflowUpdateFailedError` whose cause says why, and changes nothing, when the message is
+   * empty or larger than the session's `limits.maxUserMessageBytes` (UTF-8 bytes; 1 MiB by default).
+   */
   async send(text: string): Promise<void> {
-    await this.workflow.signal(userMessageSignal, { text });
+    await this.workflow.executeUpdate(sendUserMessageUpdate, { args: [{ text }] });
   }
 
   /** Interrupts: stops the model call and `cancel` tools; `message` starts the next run. */
@@ -51,9 +59,18 @@ export class SessionHandle {
     return this.workflow.query(ruleStateQuery);
   }
 
-  /** Everything that happened, turn by turn. */
-  transcript(): Promise<TranscriptEntry[]> {
-    return this.workflow.query(transcriptQuery);
+  /**
+   * Everything that happened, turn by turn. The query returns previews of messages and results;
+   * with `full: true` each is replaced by its whole text, read from the content store (the client
+   * needs the workers' store for that).
+   */
+  async transcript({ full = false }: { full?: boolean } = {}): Promise<TranscriptEntry[]> {
+    const entries = await this.workflow.query(transcriptQuery);
+    if (!full) return entries;
+    const store = this.#contentStore;
+    if (store === undefined)
+      throw new Error('transcript({ full: true }) needs the content store: pass contentStore to the ToolrailClient');
+    return Promise.all(entries.map((entry) => withFullText(store, this.sessionId, entry)));
   }
 
   /** Status, counters and why the last run ended. */
@@ -70,4 +87,15 @@ export class SessionHandle {
   result(): Promise<SessionStatusView> {
     return this.workflow.result();
   }
+}
+
+/** The entry with its preview replaced by the whole text of the message it references. */
+async function withFullText(store: ContentStore, sessionId: string, entry: TranscriptEntry): Promise<TranscriptEntry> {
+  if (!('ref' in entry) || entry.ref === undefined) return entry;
+  const message = decodeMessage(await store.get(sessionId, entry.ref.key));
+  if (entry.kind === 'user' && message.role === 'user') return { ...entry, text: message.text };
+  if (entry.kind === 'tool' && message.role === 'tool') return { ...entry, content: message.content };
+  if (entry.kind === 'model' && message.role === 'assistant' && message.text !== undefined)
+    return { ...entry, text: message.text };
+  return entry;
 }

@@ -5,6 +5,7 @@ import { toolrailStatusKey } from '../session/search-attributes';
 import type { SessionStatus } from '../session/session-status';
 import { agentSession } from '../../workflows/agent-session';
 import { SessionHandle } from './session-handle';
+import type { ContentStore } from '../store/content-store';
 
 /** Options of {@link ToolrailClient.startSession}. */
 export type StartSessionOptions = Omit<SessionInput, 'carried' | 'rules'> & {
@@ -38,10 +39,26 @@ const abnormalEnds = ['Failed', 'Terminated', 'TimedOut', 'Canceled'];
 export class ToolrailClient {
   readonly temporal: Client;
   readonly taskQueue: string;
+  /** The content store the sessions' workers use, for full transcripts; see `openContentStore`. */
+  readonly contentStore: ContentStore | undefined;
 
-  constructor({ client, taskQueue = 'toolrail' }: { client: Client; taskQueue?: string }) {
+  /**
+   * @param client A Temporal client.
+   * @param taskQueue Task queue of the workers that run sessions. Defaults to `toolrail`.
+   * @param contentStore The workers' content store, to read whole messages (`transcript({ full: true })`).
+   */
+  constructor({
+    client,
+    taskQueue = 'toolrail',
+    contentStore,
+  }: {
+    client: Client;
+    taskQueue?: string;
+    contentStore?: ContentStore;
+  }) {
     this.temporal = client;
     this.taskQueue = taskQueue;
+    this.contentStore = contentStore;
   }
 
   /** Starts a session (a workflow) and returns its handle. */
@@ -54,12 +71,12 @@ export class ToolrailClient {
       typedSearchAttributes: [{ key: toolrailStatusKey, value: 'idle' }],
       staticSummary: `toolrail session (${input.model.provider}:${input.model.model})`,
     });
-    return new SessionHandle(handle);
+    return new SessionHandle(handle, this.contentStore);
   }
 
   /** The handle of an existing session. */
   getSession(sessionId: string): SessionHandle {
-    return new SessionHandle(this.temporal.workflow.getHandle<typeof agentSession>(sessionId));
+    return new SessionHandle(this.temporal.workflow.getHandle<typeof agentSession>(sessionId), this.contentStore);
   }
 
   /**

@@ -25,7 +25,7 @@ export type {
 export { readRevealedTools } from './read-revealed-tools';
 export { refusePreparedCall, refuseUnapprovedCall } from './refuse-prepared-call';
 export type { PreparedCallRefusal, UnapprovedDecision } from './refuse-prepared-call';
-export { renderToolOutcome } from './render-tool-outcome';
+export { renderToolOutcome, toolResultMessage } from './render-tool-outcome';
 export { shouldRetryToolOutcome } from './should-retry-tool-outcome';
 export type { ShouldRetryToolOutcomeOptions } from './should-retry-tool-outcome';
 export type { CatalogTool, CatalogToolFlags, ToolCatalog } from './tool-catalog';

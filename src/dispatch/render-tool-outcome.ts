@@ -1,5 +1,6 @@
 import { formatToolIssues } from './format-tool-issues';
 import type { JsonValue } from './json-value';
+import type { ToolResultMessage } from '../models/conversation-message';
 import type { ToolOutcome } from './tool-outcome';
 
 /**
@@ -29,4 +30,15 @@ function renderOutput(output: JsonValue): string {
 /** `123456` → `123,456`, without Intl (this module runs in the workflow sandbox). */
 function groupDigits(value: number): string {
   return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** The tool result message the model reads for an outcome (its text as {@link renderToolOutcome} writes it). */
+export function toolResultMessage(outcome: ToolOutcome): ToolResultMessage {
+  return {
+    role: 'tool',
+    callId: outcome.callId,
+    toolName: outcome.toolName,
+    content: renderToolOutcome(outcome),
+    isError: outcome.type === 'tool-error',
+  };
 }

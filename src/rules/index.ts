@@ -28,6 +28,7 @@ export type { NarrowResult } from './engine/narrow';
 export { narrow } from './engine/narrow';
 export type { ValidateResult } from './engine/validate';
 export { validate } from './engine/validate';
+export { readsOutput } from './engine/reads-output';
 export type { CallOutcome } from './engine/record';
 export { record } from './engine/record';
 export type { CheckEndResult } from './engine/check-end';

@@ -1,5 +1,5 @@
 import type { CompiledRuleSet, RuleState } from '../rules';
-import type { ConversationMessage } from '../models/conversation-message';
+import type { ConversationLog, MessageRef } from '../conversation/conversation-log';
 import type { ModelSettings } from '../models/model-settings';
 import type { TranscriptEntry } from './session-views';
 
@@ -24,6 +24,10 @@ export interface SessionLimits {
   idleTimeoutMs?: number;
   /** Complete the session as soon as a run ends and no message is queued. Defaults to false. */
   closeWhenIdle?: boolean;
+  /** Largest user message the session takes, in UTF-8 bytes; larger ones are refused. Defaults to 1 048 576 (1 MiB). */
+  maxUserMessageBytes?: number;
+  /** Continue as new once this workflow run's history passes this many bytes. Defaults to 524 288 (512 KiB). */
+  continueAsNewAtHistoryBytes?: number;
 }
 
 /** Everything a session starts from. Plain JSON: it is the workflow's input. */
@@ -46,8 +50,10 @@ export interface SessionInput {
 /** What continue-as-new carries into the next run of the workflow, so rules hold exactly as before. */
 export interface CarriedSessionState {
   ruleState: RuleState;
-  conversation: ConversationMessage[];
-  queuedMessages: string[];
+  /** The conversation by reference (its messages are in the content store). */
+  log: ConversationLog;
+  /** Messages waiting for their run: inline text as it arrived, or stored (continue-as-new stores them first). */
+  queuedMessages: (string | MessageRef)[];
   revealedTools: string[];
   counters: SessionCounters;
   /** The latest transcript entries (at most {@link maxCarriedTranscriptEntries}). */
@@ -58,7 +64,7 @@ export interface CarriedSessionState {
 }
 
 /** How many transcript entries continue-as-new carries; older ones stay in the earlier runs' queries and histories. */
-export const maxCarriedTranscriptEntries = 1_000;
+export const maxCarriedTranscriptEntries = 200;
 
 /** Session-wide counters, shown in queries and search attributes. */
 export interface SessionCounters {
@@ -83,5 +89,7 @@ export function resolveSessionLimits(limits: SessionLimits = {}, rulesMaxTurnsPe
     continueAsNewAfterTurns: limits.continueAsNewAfterTurns ?? 500,
     idleTimeoutMs: limits.idleTimeoutMs ?? 86_400_000,
     closeWhenIdle: limits.closeWhenIdle ?? false,
+    maxUserMessageBytes: limits.maxUserMessageBytes ?? 1_048_576,
+    continueAsNewAtHistoryBytes: limits.continueAsNewAtHistoryBytes ?? 524_288,
   };
 }

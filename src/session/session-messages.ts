@@ -25,6 +25,14 @@ export const interruptSignal = defineSignal<[InterruptInput]>('interrupt');
 /** A user message: starts a run, or waits for the running tools and then starts the next one. */
 export const userMessageSignal = defineSignal<[UserMessageInput]>('userMessage');
 
+/**
+ * A user message, like {@link userMessageSignal}, but answered: the validator refuses (before
+ * anything is written to history) an empty message or one over the session's
+ * `limits.maxUserMessageBytes`, with an error that says the limit. Resolves to the number of
+ * messages queued before it.
+ */
+export const sendUserMessageUpdate = defineUpdate<{ queuedBefore: number }, [UserMessageInput]>('sendUserMessage');
+
 /** Ends the session once the current run is over. */
 export const endSessionSignal = defineSignal<[]>('endSession');
 

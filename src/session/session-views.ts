@@ -1,5 +1,6 @@
 import type { RuleStateView } from '../rules';
 import type { SessionCounters } from './session-input';
+import type { ContentRef } from '../store/content-ref';
 import type { RunEndReason, SessionStatus } from './session-status';
 
 /** A call that waits for a human decision (`approveToolCall`). */
@@ -39,15 +40,35 @@ export interface SessionStatusView {
   queuedMessages: number;
 }
 
-/** One line of the human-readable transcript (the `transcript` query). */
+/** What a model request showed of the conversation (see the context budget in the README). */
+export interface ModelContextView {
+  /** Messages in the request. */
+  messages: number;
+  /** Tool results shown as their preview only, to fit the budget. */
+  previewed: number;
+  /** Oldest messages left out entirely, to fit the budget. */
+  omitted: number;
+  /** UTF-8 bytes of the request's messages. */
+  bytes: number;
+  budgetBytes: number;
+}
+
+/**
+ * One line of the human-readable transcript (the `transcript` query). It stays light: user
+ * messages, model text and tool results carry a preview (the first 200 characters) and `ref`, the
+ * reference of the whole message in the session's content store (`SessionHandle.transcript({ full:
+ * true })` and `toolrail transcript` read it from there).
+ */
 export type TranscriptEntry =
-  | { kind: 'user'; turn: number; text: string }
+  | { kind: 'user'; turn: number; text: string; ref?: ContentRef }
   | {
       kind: 'model';
       turn: number;
       text?: string;
       visible: string[];
       calls: { callId: string; tool: string; args: unknown }[];
+      ref?: ContentRef;
+      shown?: ModelContextView;
     }
   | {
       kind: 'verdict';
@@ -65,6 +86,15 @@ export type TranscriptEntry =
       decision: 'approved' | 'denied' | 'timed_out' | 'interrupted';
       reason?: string;
     }
-  | { kind: 'tool'; turn: number; callId: string; tool: string; isError: boolean; code?: string; content: string }
+  | {
+      kind: 'tool';
+      turn: number;
+      callId: string;
+      tool: string;
+      isError: boolean;
+      code?: string;
+      content: string;
+      ref?: ContentRef;
+    }
   | { kind: 'run-end'; turn: number; reason: RunEndReason; detail?: string }
   | { kind: 'notice'; turn: number; text: string };

@@ -9,6 +9,9 @@ import type { ToolHooks } from '../tools/lifecycle/tool-hooks';
 import type { AnyTool } from '../tools/tool';
 import { ToolRegistry } from '../tools/tool-registry';
 import { bundleSessionWorkflows } from './bundle-session-workflows';
+import type { ContentStore } from '../store/content-store';
+import { openContentStore } from '../store/open-content-store';
+import { createExternalStorage } from '../store/content-storage-driver';
 
 /** Options of {@link createWorker}. */
 export interface CreateWorkerOptions {
@@ -26,6 +29,12 @@ export interface CreateWorkerOptions {
   /** Directory for oversized tool results. Defaults to `<tmp>/toolrail-results`. */
   offloadDirectory?: string;
   hooks?: ToolHooks;
+  /**
+   * Where sessions' conversations live: a `ContentStore`, or a spec for `openContentStore` (a
+   * directory path or a `postgres://` URL). Defaults to `TOOLRAIL_CONTENT_STORE`, else the embedded
+   * directory store. Every worker (and client) of a session must reach the same store.
+   */
+  contentStore?: ContentStore | string;
   /** Pre-bundled workflow code; by default toolrail's workflows are bundled once per process. */
   workflowBundle?: WorkflowBundle;
   /** Any other Temporal worker option (tuning, interceptors, identity). */
@@ -43,11 +52,14 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
     options.scriptedModels instanceof Map
       ? options.scriptedModels
       : new Map(Object.entries((options.scriptedModels ?? {}) as Record<string, ModelAdapter>));
+  const store =
+    typeof options.contentStore === 'object' ? options.contentStore : openContentStore(options.contentStore);
   const activities = {
     ...createSmokeActivities(),
     ...createSessionActivities({
       registry,
       scriptedModels,
+      store,
       offloadDirectory: options.offloadDirectory ?? path.join(os.tmpdir(), 'toolrail-results'),
       ...(options.env ? { env: options.env } : {}),
       ...(options.hooks ? { hooks: options.hooks } : {}),
@@ -64,5 +76,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
     maxHeartbeatThrottleInterval: '500 milliseconds',
     defaultHeartbeatThrottleInterval: '500 milliseconds',
     ...options.workerOptions,
+    // Payloads over 256 KiB (a big first message, a big user message) travel as claims on the content store.
+    dataConverter: { ...options.workerOptions?.dataConverter, externalStorage: createExternalStorage(store) },
   });
 }

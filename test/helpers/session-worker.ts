@@ -1,8 +1,15 @@
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { ToolrailClient } from '../../src/client/toolrail-client';
 import type { ModelAdapter } from '../../src/models/model-adapter';
 import type { AnyTool } from '../../src/tools/tool';
 import type { ToolHooks } from '../../src/tools/lifecycle/tool-hooks';
 import { createWorker } from '../../src/worker/create-worker';
+import type { ContentStore } from '../../src/store/content-store';
+import { openContentStore } from '../../src/store/open-content-store';
+import { createExternalStorage } from '../../src/store/content-storage-driver';
+import { Client } from '@temporalio/client';
 import type { HarnessConnections } from '../harness/connect';
 import { uniqueName } from '../harness/connect';
 
@@ -18,11 +25,22 @@ export interface WithSessionWorkerOptions {
   tools: readonly AnyTool[];
   scriptedModels?: Record<string, ModelAdapter>;
   hooks?: ToolHooks;
+  /** Defaults to a directory store in a temporary directory of this test process. */
+  contentStore?: ContentStore;
+}
+
+let processStore: ContentStore | undefined;
+
+/** One embedded content store per test process, in a temporary directory. */
+export function testContentStore(): ContentStore {
+  const store = processStore ?? openContentStore(mkdtempSync(path.join(os.tmpdir(), 'toolrail-test-content-')));
+  processStore = store;
+  return store;
 }
 
 /** Runs `body` while a real toolrail worker (on a task queue of its own) serves the harness's server. */
 export async function withSessionWorker<T>(
-  { connections, tools, scriptedModels, hooks }: WithSessionWorkerOptions,
+  { connections, tools, scriptedModels, hooks, contentStore = testContentStore() }: WithSessionWorkerOptions,
   body: (scope: SessionWorkerScope) => Promise<T>,
 ): Promise<T> {
   const taskQueue = uniqueName('sessions');
@@ -33,7 +51,13 @@ export async function withSessionWorker<T>(
     tools,
     ...(scriptedModels ? { scriptedModels } : {}),
     ...(hooks ? { hooks } : {}),
+    contentStore,
   });
-  const client = new ToolrailClient({ client: connections.client, taskQueue });
+  const temporalClient = new Client({
+    connection: connections.client.connection,
+    namespace: connections.namespace,
+    dataConverter: { externalStorage: createExternalStorage(contentStore) },
+  });
+  const client = new ToolrailClient({ client: temporalClient, taskQueue, contentStore });
   return worker.runUntil(body({ client, taskQueue }));
 }

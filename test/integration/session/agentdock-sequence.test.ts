@@ -107,7 +107,10 @@ describe('a session on an AgentDock orchestration', () => {
         firstMessage: 'hello there, can you research this?',
         limits: { closeWhenIdle: true },
       });
-      expect(await session.result()).toMatchObject({ lastRunEnd: 'answered', counters: { toolCalls: 0, blockedCalls: 1 } });
+      expect(await session.result()).toMatchObject({
+        lastRunEnd: 'answered',
+        counters: { toolCalls: 0, blockedCalls: 1 },
+      });
       const transcript = await session.transcript();
       expect(entriesOf(transcript, 'model')[0]?.visible).toEqual(['think']);
       expect(entriesOf(transcript, 'verdict')[0]?.reasons).toEqual([expect.objectContaining({ code: 'not_in_step' })]);

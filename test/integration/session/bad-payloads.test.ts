@@ -60,13 +60,31 @@ describe('malformed messages to a session', () => {
       ]);
       expect(delivered.ofType('WORKFLOW_TASK_FAILED')).toEqual([]);
       expect(delivered.acceptedUpdates()).toEqual([]);
-      // …and changed nothing.
-      expect(await snapshot()).toEqual(before);
+      // …and changed nothing but the transcript, which says what was dropped and why.
+      const after = await snapshot();
+      expect({ status: after.status, ruleState: after.ruleState }).toEqual({
+        status: before.status,
+        ruleState: before.ruleState,
+      });
+      expect(after.transcript.slice(0, before.transcript.length)).toEqual(before.transcript);
+      expect(
+        after.transcript.slice(before.transcript.length).map((entry) => entry.kind === 'notice' && entry.text),
+      ).toEqual([
+        '[toolrail] dropped a userMessage signal: the message must be a string',
+        '[toolrail] dropped a userMessage signal: the message is empty',
+        '[toolrail] dropped a userMessage signal: the message must be a string',
+        '[toolrail] dropped a userMessage signal: the message must be a string',
+        "[toolrail] dropped an interrupt's message: the message must be a string",
+      ]);
 
       // The session still works.
       await session.send('Hello');
       expect(await session.result()).toMatchObject({ lastRunEnd: 'answered', counters: { runs: 1, turns: 1 } });
-      expect(outline(await session.transcript())).toEqual(['user:Hello', 'model:text', 'run-end:answered']);
+      expect(outline(await session.transcript()).filter((line) => line !== 'notice')).toEqual([
+        'user:Hello',
+        'model:text',
+        'run-end:answered',
+      ]);
       expect(model.requests).toHaveLength(1);
       expect(model.requests[0]?.messages).toEqual([{ role: 'user', text: 'Hello' }]);
     });

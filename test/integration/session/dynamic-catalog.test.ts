@@ -53,7 +53,10 @@ describe('the catalog of a session', () => {
         firstMessage: 'Connect the storage, then export the report.',
         limits: { closeWhenIdle: true },
       });
-      expect(await session.result()).toMatchObject({ lastRunEnd: 'answered', counters: { toolCalls: 2, blockedCalls: 0 } });
+      expect(await session.result()).toMatchObject({
+        lastRunEnd: 'answered',
+        counters: { toolCalls: 2, blockedCalls: 0 },
+      });
     });
     expect(model.requests.map((request) => request.tools.map((tool) => tool.name))).toEqual([
       ['connect_storage'],

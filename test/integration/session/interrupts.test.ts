@@ -252,8 +252,10 @@ describe('interrupting a session', () => {
         const steady = history.toolActivity('steady');
         expect(steady.cancelRequestedEventId).toBeUndefined();
         // The message arrived while the tool ran, and the next run's model call came after the tool finished.
-        expect(history.signals()).toEqual([{ name: 'userMessage', args: [{ text: 'Also check the spelling.' }] }]);
-        const [message] = history.ofType('WORKFLOW_EXECUTION_SIGNALED');
+        expect(history.acceptedUpdates()).toEqual([
+          expect.objectContaining({ name: 'sendUserMessage', args: [{ text: 'Also check the spelling.' }] }),
+        ]);
+        const [message] = history.ofType('WORKFLOW_EXECUTION_UPDATE_ACCEPTED');
         expect(message?.eventId).toBeGreaterThan(steady.scheduledEventId);
         expect(message?.eventId).toBeLessThan(steady.closedEventId ?? -Infinity);
         const secondModelCall = history.activities().filter((activity) => activity.activityType === 'callModel')[1];

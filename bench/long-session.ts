@@ -1,0 +1,270 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
+import { z } from 'zod';
+import { temporal } from '@temporalio/proto';
+import { ToolrailClient } from '../src/client/toolrail-client';
+import { startDevServer } from '../src/devserver/start-dev-server';
+import { createScriptedModel, textResponse, toolCallResponse } from '../src/models';
+import { compileRuleSet, formatDiagnostic, importRules } from '../src/rules';
+import type { CompiledRuleSet } from '../src/rules';
+import type { ContentStore } from '../src/store/content-store';
+import { openContentStore } from '../src/store/open-content-store';
+import { defineTool } from '../src/tools';
+import { createWorker } from '../src/worker/create-worker';
+
+/** One long-session workload: a first message, then `calls` model turns of one read-only call each. */
+interface Workload {
+  label: string;
+  firstMessageBytes: number;
+  calls: number;
+  resultBytes: number;
+  /** What the issue measured on main before the conversation moved to the content store. */
+  before: string;
+}
+
+const workloads: Workload[] = [
+  {
+    label: '100 KB + 100 × 5 KB',
+    firstMessageBytes: 100_000,
+    calls: 100,
+    resultBytes: 5_000,
+    before: 'completed; 55.5 MB history',
+  },
+  {
+    label: '800 KB + 100 × 5 KB (#1890)',
+    firstMessageBytes: 800_000,
+    calls: 100,
+    resultBytes: 5_000,
+    before: 'terminated at call 48 (2.07 MB continue-as-new input)',
+  },
+  { label: '20 KB + 400 × 10 KB (4 MB)', firstMessageBytes: 20_000, calls: 400, resultBytes: 10_000, before: '–' },
+  {
+    label: '20 KB + 1,000 × 1 KB',
+    firstMessageBytes: 20_000,
+    calls: 1_000,
+    resultBytes: 1_000,
+    before: 'completed in 277 s; 183 runs, 1.07 GB history',
+  },
+];
+
+/** Per-call figures are averaged over this many calls at the start (from call 10) and at the end. */
+const window = 10;
+
+/** What one workload measured. */
+interface Measured {
+  outcome: string;
+  runs: number;
+  largestRunBytes: number;
+  totalHistoryBytes: number;
+  largestCarriedBytes: number;
+  storeBytes: number;
+  wallMs: number;
+  /** Per call at call 10 and at the last calls: history bytes, store bytes, worker CPU (µs). */
+  early: { history: number; store: number; cpuMicros: number };
+  late: { history: number; store: number; cpuMicros: number };
+}
+
+/**
+ * `npm run bench -- long-session`: sessions whose conversation grows to megabytes, on a dev server of
+ * their own, with the embedded content store. Prints, per workload: outcome, runs, the largest run's
+ * history, total history, the largest continue-as-new input, bytes written to the store, wall time,
+ * and per call at call 10 vs the last calls: history bytes, store bytes and worker CPU.
+ */
+export async function runLongSessionBench(): Promise<void> {
+  try {
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+  } catch {
+    // Another bench section installed the runtime already.
+  }
+  const directory = mkdtempSync(path.join(os.tmpdir(), 'toolrail-bench-content-'));
+  const server = await startDevServer({ ui: false });
+  const connection = await Connection.connect({ address: server.address });
+  const nativeConnection = await NativeConnection.connect({ address: server.address });
+  try {
+    const client = new Client({ connection, namespace: server.namespace });
+    process.stdout.write('\nlong sessions: the conversation by reference (embedded content store), local dev server\n');
+    const rows: [Workload, Measured][] = [];
+    for (const workload of workloads) {
+      rows.push([
+        workload,
+        await measure(workload, { client, nativeConnection, namespace: server.namespace, directory }),
+      ]);
+    }
+    printRows(rows);
+  } finally {
+    await nativeConnection.close();
+    await connection.close();
+    await server.stop();
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+async function measure(
+  workload: Workload,
+  {
+    client,
+    nativeConnection,
+    namespace,
+    directory,
+  }: { client: Client; nativeConnection: NativeConnection; namespace: string; directory: string },
+): Promise<Measured> {
+  const counter = countingStore(openContentStore(directory));
+  const cpuAtCall: number[] = [];
+  const readPage = defineTool({
+    name: 'read_page',
+    description: 'Reads one page.',
+    inputSchema: z.object({ page: z.number().int() }),
+    concurrency: 'READ_ONLY',
+    execute: ({ page }) => {
+      const cpu = process.cpuUsage();
+      cpuAtCall[page] = cpu.user + cpu.system;
+      counter.currentCall = page;
+      return Promise.resolve(textOf(`page ${page}`, workload.resultBytes));
+    },
+  });
+  const model = createScriptedModel([
+    ...Array.from({ length: workload.calls }, (_, page) => toolCallResponse('read_page', { page })),
+    textResponse('Done.'),
+  ]);
+  const taskQueue = `bench-long-${workload.calls}-${workload.firstMessageBytes}`;
+  const worker = await createWorker({
+    connection: nativeConnection,
+    namespace,
+    taskQueue,
+    tools: [readPage],
+    scriptedModels: { long: model },
+    contentStore: counter,
+  });
+  const toolrail = new ToolrailClient({ client, taskQueue, contentStore: counter });
+  const started = performance.now();
+  const outcome = await worker.runUntil(async () => {
+    const session = await toolrail.startSession({
+      sessionId: taskQueue,
+      rules: emptyRules(),
+      model: { provider: 'scripted', model: 'long' },
+      firstMessage: textOf('brief', workload.firstMessageBytes),
+      interactive: false,
+      limits: { maxTurnsPerRun: workload.calls + 5 },
+    });
+    return session.result().then(
+      (status) => `${status.status} (${status.counters.toolCalls} calls)`,
+      (error: unknown) => `failed: ${error instanceof Error ? error.message : String(error)}`.slice(0, 80),
+    );
+  });
+  const wallMs = performance.now() - started;
+  const history = await historyByCall(client, taskQueue);
+  const perCall = (from: number): Measured['early'] => ({
+    history: average(history.perCall, from, from + window),
+    store: average(counter.bytesPerCall, from, from + window),
+    cpuMicros: average(differences(cpuAtCall), from, from + window),
+  });
+  return {
+    outcome,
+    runs: history.runs,
+    largestRunBytes: history.largestRun,
+    totalHistoryBytes: history.total,
+    largestCarriedBytes: history.largestCarried,
+    storeBytes: counter.total,
+    wallMs,
+    early: perCall(10),
+    late: perCall(workload.calls - window - 1),
+  };
+}
+
+/** History bytes of every run, and per tool call (the events from one call's scheduling to the next's). */
+async function historyByCall(
+  client: Client,
+  workflowId: string,
+): Promise<{ runs: number; largestRun: number; total: number; largestCarried: number; perCall: number[] }> {
+  const latest = await client.workflow.getHandle(workflowId).fetchHistory();
+  let runId = latest.events?.[0]?.workflowExecutionStartedEventAttributes?.firstExecutionRunId ?? undefined;
+  const perCall: number[] = [];
+  let call = -1;
+  let runs = 0;
+  let largestRun = 0;
+  let total = 0;
+  let largestCarried = 0;
+  while (runId) {
+    const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
+    runs += 1;
+    const events = history.events ?? [];
+    let runBytes = 0;
+    for (const event of events) {
+      const bytes = temporal.api.history.v1.HistoryEvent.encode(event).finish().length;
+      runBytes += bytes;
+      if (event.activityTaskScheduledEventAttributes?.activityType?.name === 'executeTool') call += 1;
+      if (call >= 0) perCall[call] = (perCall[call] ?? 0) + bytes;
+    }
+    const input = events[0]?.workflowExecutionStartedEventAttributes?.input;
+    if (runs > 1 && input)
+      largestCarried = Math.max(largestCarried, temporal.api.common.v1.Payloads.encode(input).finish().length);
+    largestRun = Math.max(largestRun, runBytes);
+    total += runBytes;
+    runId = events.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
+  }
+  return { runs, largestRun, total, largestCarried, perCall };
+}
+
+/** A store that counts the bytes written through it, in total and per tool call. */
+function countingStore(
+  store: ContentStore,
+): ContentStore & { total: number; bytesPerCall: number[]; currentCall: number } {
+  const counted = {
+    description: store.description,
+    total: 0,
+    bytesPerCall: [] as number[],
+    currentCall: -1,
+    async put(sessionId: string, key: string, bytes: Uint8Array): Promise<void> {
+      counted.total += bytes.length;
+      if (counted.currentCall >= 0)
+        counted.bytesPerCall[counted.currentCall] = (counted.bytesPerCall[counted.currentCall] ?? 0) + bytes.length;
+      await store.put(sessionId, key, bytes);
+    },
+    get: (sessionId: string, key: string) => store.get(sessionId, key),
+    deleteSession: (sessionId: string) => store.deleteSession(sessionId),
+    deleteSessionsOlderThan: (before: Date) => store.deleteSessionsOlderThan(before),
+    close: () => store.close(),
+  };
+  return counted;
+}
+
+function printRows(rows: readonly [Workload, Measured][]): void {
+  const mb = (bytes: number): string => `${(bytes / 1_000_000).toFixed(2)} MB`;
+  const kb = (bytes: number): string => `${(bytes / 1_000).toFixed(1)} KB`;
+  const ratio = (late: number, early: number): string => (early > 0 ? `${(late / early).toFixed(2)}×` : '–');
+  const lines = [
+    '| workload | before (main, from the issue) | outcome | runs | largest run | total history | largest continue-as-new input | store written | wall | history/call (10 → last) | store/call (10 → last) | worker CPU/call (10 → last) |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    ...rows.map(
+      ([workload, measured]) =>
+        `| ${workload.label} | ${workload.before} | ${measured.outcome} | ${measured.runs} | ${mb(measured.largestRunBytes)} | ${mb(measured.totalHistoryBytes)} | ${kb(measured.largestCarriedBytes)} | ${mb(measured.storeBytes)} | ${(measured.wallMs / 1000).toFixed(1)} s | ${kb(measured.early.history)} → ${kb(measured.late.history)} (${ratio(measured.late.history, measured.early.history)}) | ${kb(measured.early.store)} → ${kb(measured.late.store)} (${ratio(measured.late.store, measured.early.store)}) | ${(measured.early.cpuMicros / 1000).toFixed(1)} → ${(measured.late.cpuMicros / 1000).toFixed(1)} ms (${ratio(measured.late.cpuMicros, measured.early.cpuMicros)}) |`,
+    ),
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+function textOf(seed: string, bytes: number): string {
+  const unit = `${seed} lorem ipsum dolor sit amet; `;
+  return unit.repeat(Math.ceil(bytes / unit.length)).slice(0, bytes);
+}
+
+function differences(values: readonly number[]): number[] {
+  return values.map((value, index) => value - (values[index - 1] ?? value));
+}
+
+function average(values: readonly number[], from: number, to: number): number {
+  const slice = values.slice(Math.max(0, from), Math.max(0, to)).filter((value) => Number.isFinite(value));
+  return slice.length === 0 ? 0 : slice.reduce((sum, value) => sum + value, 0) / slice.length;
+}
+
+function emptyRules(): CompiledRuleSet {
+  const imported = importRules({ file: 'bench.yaml', value: { toolrail: 1, rules: [] } });
+  if (!imported.ok) throw new Error(imported.errors.map(formatDiagnostic).join('\n'));
+  const compiled = compileRuleSet({ documents: [imported.document] });
+  if (!compiled.ok) throw new Error(compiled.errors.map(formatDiagnostic).join('\n'));
+  return compiled.rules;
+}

@@ -1,0 +1,18 @@
+/**
+ * Default context budgets, in UTF-8 bytes of the request's messages (about 3 bytes a token, with
+ * room left for the system prompt, the tool schemas and the response): OpenAI chat models 384 000
+ * (~128k tokens), Anthropic 576 000 (~200k tokens), the scripted model 1 048 576.
+ */
+export const defaultContextBudgets: Readonly<Record<string, number>> = {
+  openai: 384_000,
+  anthropic: 576_000,
+  scripted: 1_048_576,
+};
+
+/** Budget of a provider not listed above, in bytes. */
+export const fallbackContextBudgetBytes = 384_000;
+
+/** The context budget of a model call: the settings' own `contextBudgetBytes`, else the provider's default. */
+export function resolveContextBudget(settings: { provider: string; contextBudgetBytes?: number }): number {
+  return settings.contextBudgetBytes ?? defaultContextBudgets[settings.provider] ?? fallbackContextBudgetBytes;
+}
