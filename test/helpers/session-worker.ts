@@ -29,11 +29,19 @@ export interface WithSessionWorkerOptions {
   contentStore?: ContentStore;
 }
 
+let processDirectory: string | undefined;
 let processStore: ContentStore | undefined;
+
+/** The directory of this test process's embedded content store (for CLI processes: `TOOLRAIL_CONTENT_STORE`). */
+export function testContentDirectory(): string {
+  const directory = processDirectory ?? mkdtempSync(path.join(os.tmpdir(), 'toolrail-test-content-'));
+  processDirectory = directory;
+  return directory;
+}
 
 /** One embedded content store per test process, in a temporary directory. */
 export function testContentStore(): ContentStore {
-  const store = processStore ?? openContentStore(mkdtempSync(path.join(os.tmpdir(), 'toolrail-test-content-')));
+  const store = processStore ?? openContentStore(testContentDirectory());
   processStore = store;
   return store;
 }

@@ -1,6 +1,8 @@
 import { Client, Connection } from '@temporalio/client';
 import { ToolrailClient } from '../../client/toolrail-client';
 import type { ResolvedConnection } from './resolve-connection';
+import { createExternalStorage } from '../../store/content-storage-driver';
+import { openContentStore } from '../../store/open-content-store';
 
 /** A connected toolrail client; `close()` closes its connection. */
 export interface OpenClient {
@@ -18,11 +20,21 @@ export async function openClient(connection: ResolvedConnection): Promise<OpenCl
     ...(connection.metadata ? { metadata: connection.metadata } : {}),
     connectTimeout: 5_000,
   });
-  const client = new Client({ connection: temporal, namespace: connection.namespace });
+  // The workers' content store (TOOLRAIL_CONTENT_STORE, else the embedded one): large payloads travel
+  // as claims on it, and transcripts read whole messages from it.
+  const contentStore = openContentStore();
+  const client = new Client({
+    connection: temporal,
+    namespace: connection.namespace,
+    dataConverter: { externalStorage: createExternalStorage(contentStore) },
+  });
   return {
-    toolrail: new ToolrailClient({ client, taskQueue: connection.taskQueue }),
+    toolrail: new ToolrailClient({ client, taskQueue: connection.taskQueue, contentStore }),
     connection,
-    close: () => temporal.close(),
+    close: async () => {
+      await contentStore.close();
+      await temporal.close();
+    },
   };
 }
 

@@ -1,3 +1,4 @@
+import { testContentDirectory } from '../../helpers/session-worker';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { inject } from 'vitest';
@@ -28,15 +29,20 @@ export function harnessConnectionArgs(): string[] {
 /**
  * Runs the real CLI (`node bin/toolrail.cjs ARGS`) as a child process and resolves with its exit
  * code and output; never rejects for a non-zero exit. The environment's `TEMPORAL_*` and
- * `TOOLRAIL_*` variables are removed so only the arguments decide where it connects.
+ * `TOOLRAIL_*` variables are removed so only the arguments decide where it connects; the content
+ * store is the test workers' one.
  */
 export function runCli(
   args: readonly string[],
   { timeoutMs = 60_000 }: { timeoutMs?: number } = {},
 ): Promise<CliResult> {
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !name.startsWith('TEMPORAL_') && !name.startsWith('TOOLRAIL_')),
-  );
+  const env = {
+    ...Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => !name.startsWith('TEMPORAL_') && !name.startsWith('TOOLRAIL_')),
+    ),
+    // The content store of the test's workers, as a deployment shares one between workers and the CLI.
+    TOOLRAIL_CONTENT_STORE: testContentDirectory(),
+  };
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
