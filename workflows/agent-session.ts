@@ -9,7 +9,8 @@ import {
 import { describeRuleState } from '../src/rules';
 import type { CompiledRuleSet } from '../src/rules';
 import { resolveSessionLimits } from '../src/session/session-input';
-import type { SessionInput } from '../src/session/session-input';
+import type { CarriedTurn, SessionInput } from '../src/session/session-input';
+import type { MessageRef } from '../src/conversation/conversation-log';
 import {
   approveToolCallUpdate,
   endSessionSignal,
@@ -27,14 +28,15 @@ import {
   beginRun,
   carriedState,
   catalogNames,
+  continueAsNewDue,
   createSessionState,
   note,
   setStatus,
   statusView,
-  storeQueuedMessages,
+  storeMessages,
 } from './session-state';
 import type { SessionState } from './session-state';
-import { interruptRun, runTurns } from './turn';
+import { runTurns } from './turn';
 
 /**
  * One agent session. Holds the rule state, takes user messages (signals), runs each message as a
@@ -42,6 +44,9 @@ import { interruptRun, runTurns } from './turn';
  * about its state, and continues as new when its history grows long. Ends after `endSession`, when
  * idle past `idleTimeoutMs`, or (with `closeWhenIdle`) when a run ends with nothing queued.
  */
+/** Largest turn in progress that continue-as-new carries, in UTF-8 bytes of its JSON. */
+const maxCarriedTurnBytes = 131_072;
+
 export async function agentSession(input: SessionInput): Promise<SessionStatusView> {
   const limits = resolveSessionLimits(input.limits, input.rules.settings.maxTurnsPerRun);
   // The session's turn limit is the rule engine's: one limit, enforced (and explained) by the engine.
@@ -54,7 +59,8 @@ export async function agentSession(input: SessionInput): Promise<SessionStatusVi
   if (input.carried === undefined && input.firstMessage !== undefined) state.queuedMessages.push(input.firstMessage);
 
   try {
-    if (state.run.inProgress) await runTurns(state, () => continueAsNewIfDue(state));
+    const continueIfDue = (turn?: CarriedTurn): Promise<void> => continueAsNewIfDue(state, turn);
+    if (state.run.inProgress) await runTurns(state, continueIfDue, input.carried?.turn);
     for (;;) {
       setStatus(state, 'idle');
       if (state.queuedMessages.length === 0) {
@@ -65,7 +71,7 @@ export async function agentSession(input: SessionInput): Promise<SessionStatusVi
       await continueAsNewIfDue(state);
       const next = state.queuedMessages.shift();
       if (next !== undefined) await beginRun(state, next);
-      await runTurns(state, () => continueAsNewIfDue(state));
+      await runTurns(state, continueIfDue);
     }
   } catch (error) {
     // A failure the workflow raises itself (e.g. a misconfigured model) is shown as `failed` before it surfaces.
@@ -78,29 +84,59 @@ export async function agentSession(input: SessionInput): Promise<SessionStatusVi
 }
 
 /**
- * Continue-as-new happens here, at a turn or run boundary, when the server suggests it (history too
- * long or too large) or after `continueAsNewAfterTurns` turns, once every handler has finished.
- * Carries rule state, conversation, queue, counters and the run in progress, so rules hold across
- * the boundary exactly as before. Never returns when it continues.
+ * Continue-as-new happens here: between runs, before each turn and between the batches of a turn,
+ * when it is due (`continueAsNewDue`), once every handler has finished. Carries rule state, the
+ * conversation's references, queue, counters, the run and the turn in progress (when its remaining
+ * calls fit in 128 KiB; else the turn finishes in this run), so rules hold across the boundary
+ * exactly as before. Never returns when it continues.
  */
-async function continueAsNewIfDue(state: SessionState): Promise<void> {
-  const info = workflowInfo();
-  const due =
-    info.continueAsNewSuggested ||
-    info.historySize >= state.limits.continueAsNewAtHistoryBytes ||
-    state.turnsThisExecution >= state.limits.continueAsNewAfterTurns;
-  if (!due || state.pendingApprovals.size > 0 || state.running.size > 0) return;
+async function continueAsNewIfDue(state: SessionState, turn?: CarriedTurn): Promise<void> {
+  if (!continueAsNewDue(state)) return;
+  if (turn !== undefined && utf8ByteLength(JSON.stringify(turn)) > maxCarriedTurnBytes) return;
   await condition(allHandlersFinished);
   await storeQueuedMessages(state);
   const { firstMessage: _firstMessage, ...input } = state.input;
   // The caller's rule set, unchanged: the limit above is derived from it again in the next run.
-  await continueAsNew<typeof agentSession>({ ...input, rules: state.input.rules, carried: carriedState(state) });
+  const carried = { ...carriedState(state), ...(turn === undefined ? {} : { turn }) };
+  await continueAsNew<typeof agentSession>({ ...input, rules: state.input.rules, carried });
+}
+
+/** Stores the queued messages that are still inline text, so continue-as-new carries references only. */
+async function storeQueuedMessages(state: SessionState): Promise<void> {
+  for (;;) {
+    const inline = state.queuedMessages.filter((queued): queued is string => typeof queued === 'string');
+    if (inline.length === 0) return;
+    const refs = await storeMessages(
+      state,
+      inline.map((text) => ({ role: 'user', text })),
+    );
+    // Messages that arrived while these were stored stay inline for the next round.
+    const refOf = (text: string): MessageRef | string => refs[inline.indexOf(text)] ?? text;
+    state.queuedMessages = state.queuedMessages.map((queued) => (typeof queued === 'string' ? refOf(queued) : queued));
+  }
 }
 
 /**
- * Signals, the update and queries. Signals never throw: a malformed payload is dropped without
- * touching the session. The update's validator refuses bad decisions before anything is written
- * to history. Queries read the state and change nothing.
+ * Acts on a user interrupt at once: cancels the model call in flight and every running call whose
+ * `interruptBehavior` is `cancel` (`block` calls finish), and queues the interrupt's message to
+ * start the next run. The turn sees `state.interrupt` and ends the run.
+ */
+export function interruptRun(state: SessionState, request: { message?: string }): void {
+  if (request.message !== undefined) state.queuedMessages.unshift(request.message);
+  if (!state.run.inProgress) return;
+  state.interrupt = request;
+  state.modelScope?.cancel();
+  for (const call of state.running.values()) {
+    if (call.prepared.interruptBehavior === 'cancel') {
+      call.interrupted = true;
+      call.scope.cancel();
+    }
+  }
+}
+
+/**
+ * Signals, updates and queries. Signals never throw: a malformed payload is dropped with a notice.
+ * Update validators refuse bad input before anything is written to history. Queries change nothing.
  */
 function installHandlers(state: SessionState): void {
   setHandler(

@@ -1,8 +1,7 @@
 import { CancellationScope, condition, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import { dependsOn, readsOutput, validate } from '../src/rules';
 import {
-  ToolErrorCode,
-  createToolErrorOutcome,
+  approvalReason,
   formatRuleRefusal,
   outcomeFromActivityFailure,
   partitionCalls,
@@ -10,17 +9,18 @@ import {
   refuseUnapprovedCall,
   toolActivityOptions,
 } from '../src/dispatch';
-import type { PreparedCall, ToolErrorOutcome, ToolOutcome, UnapprovedDecision } from '../src/dispatch';
+import type {
+  DispatchedCall,
+  PreparedCall,
+  SettledCalls,
+  ToolErrorOutcome,
+  ToolOutcome,
+  UnapprovedDecision,
+} from '../src/dispatch';
 import type { MessageRef } from '../src/conversation/conversation-log';
 import type { SessionActivities } from '../activities/types';
-import { catalogNames, note, recordCall, setStatus, workflowNow } from './session-state';
+import { catalogNames, note, recordCall, setStatus } from './session-state';
 import type { SessionState } from './session-state';
-
-/** A call's outcome, and its result message when the activity that ran it already stored it. */
-export interface DispatchedCall {
-  outcome: ToolOutcome;
-  message?: MessageRef;
-}
 
 /** A call that may run, and whether a human approved it. */
 type RunnableCall = { prepared: PreparedCall; approved: boolean };
@@ -32,29 +32,40 @@ interface ClearedCall {
 }
 
 /**
- * Runs the calls of one model response and returns exactly one outcome per call, in call order.
- * Calls are judged as if they ran one after another: they are partitioned into batches (safe calls
- * together, unsafe ones alone, split where a rule makes one verdict depend on another call), and
- * each batch is validated against the rule state the batches before it left, put up for approval
- * where needed, run in its cancellation scope, and recorded.
+ * Runs the calls of one model response: exactly one outcome per call. Calls are judged as if they
+ * ran one after another: they are partitioned into batches (safe calls together, unsafe ones alone,
+ * split where a rule makes one verdict depend on another call), and each batch is validated against
+ * the rule state the batches before it left, put up for approval where needed, run in its
+ * cancellation scope, and recorded. Between batches, `betweenBatches` may take the calls settled so
+ * far (`settle()`: their outcomes in call order, and the calls still to come, which is what
+ * continue-as-new would carry). Resolves to the calls nobody took, in call order.
  */
 export async function dispatchCalls(
   state: SessionState,
   prepared: readonly (PreparedCall | ToolErrorOutcome)[],
+  betweenBatches: (settle: () => SettledCalls) => Promise<void>,
 ): Promise<DispatchedCall[]> {
   const outcomes = new Map<string, ToolOutcome>();
   const messages = new Map<string, MessageRef>();
   const candidates = prepared.filter((entry): entry is PreparedCall => entry.type === 'prepared-call');
   for (const entry of prepared) if (entry.type === 'tool-error') outcomes.set(entry.callId, entry);
+  const toolAt = (index: number): { tool: string } => ({ tool: candidates[index]?.toolName ?? '' });
   const batches = partitionCalls(candidates, {
     maxConcurrency: state.limits.maxToolConcurrency,
-    dependsOn: (earlier, later) =>
-      dependsOn(
-        state.rules,
-        { tool: candidates[earlier]?.toolName ?? '' },
-        { tool: candidates[later]?.toolName ?? '' },
-      ),
+    dependsOn: (earlier, later) => dependsOn(state.rules, toolAt(earlier), toolAt(later)),
   });
+  let taken = 0;
+  const settle = (): SettledCalls => {
+    const settled: DispatchedCall[] = [];
+    for (; taken < prepared.length; taken++) {
+      const entry = prepared[taken] as PreparedCall | ToolErrorOutcome;
+      const outcome = outcomes.get(entry.callId);
+      if (outcome === undefined) break;
+      const message = messages.get(entry.callId);
+      settled.push({ outcome, ...(message ? { message } : {}) });
+    }
+    return { settled, remaining: prepared.slice(taken) };
+  };
   const refuseAll = (calls: readonly PreparedCall[]): void => {
     for (const call of calls) {
       const message = 'Not run: the user interrupted the session.';
@@ -62,11 +73,12 @@ export async function dispatchCalls(
     }
   };
 
-  for (const batch of batches) {
+  for (const [index, batch] of batches.entries()) {
     if (state.interrupt) {
       refuseAll(batch.calls);
       continue;
     }
+    if (index > 0) await betweenBatches(settle);
     const cleared = judgeCalls(state, batch.calls, outcomes);
     const runnable = await approveWhereNeeded(state, cleared, outcomes);
     // An interrupt that arrived while this batch waited for approvals stops the calls that did not start.
@@ -85,10 +97,11 @@ export async function dispatchCalls(
       recordCall(state, call, result.outcome);
     });
   }
-  return prepared.map((entry) => {
-    const message = messages.get(entry.callId);
-    return { outcome: outcomes.get(entry.callId) ?? notRun(entry), ...(message ? { message } : {}) };
-  });
+  // Every call has its outcome by now; should one not, it fails closed instead of leaving the model without a result.
+  const missing = candidates.filter((call) => !outcomes.has(call.callId));
+  for (const call of missing)
+    outcomes.set(call.callId, refusePreparedCall(call, { reason: 'interrupted', message: 'The call did not run.' }));
+  return settle().settled;
 }
 
 /** Validate and permission: refused calls get their outcome now, the rest are cleared (some for a human to decide). */
@@ -117,12 +130,7 @@ function judgeCalls(
       outcomes.set(call.callId, refusePreparedCall(call, { reason: 'permission-denied' }));
       continue;
     }
-    const needsApprovalBecause =
-      call.permission === 'ask'
-        ? (call.permissionMessage ?? `${call.toolName} needs permission`)
-        : verdict.requiresApproval
-          ? `a rule requires approval for ${call.toolName}`
-          : undefined;
+    const needsApprovalBecause = approvalReason(call, verdict.requiresApproval);
     if (needsApprovalBecause !== undefined && !state.interactive) {
       const message = `${needsApprovalBecause}, and this session is not interactive: denied.`;
       outcomes.set(call.callId, refusePreparedCall(call, { reason: 'approval-denied', message }));
@@ -194,10 +202,7 @@ function closeDecision(
  * first failing call cancels the rest of the batch; an interrupt cancels only `cancel` calls
  * (`interruptRun` in `turn.ts`). Resolves to one outcome per call, in call order; never rejects.
  */
-async function runBatch(
-  state: SessionState,
-  calls: readonly RunnableCall[],
-): Promise<{ outcome: ToolOutcome; message?: MessageRef }[]> {
+async function runBatch(state: SessionState, calls: readonly RunnableCall[]): Promise<DispatchedCall[]> {
   const batchScope = new CancellationScope();
   let failedFirst: { callId: string; toolName: string } | undefined;
   const abortSiblings = (prepared: PreparedCall): void => {
@@ -205,10 +210,7 @@ async function runBatch(
     failedFirst = { callId: prepared.callId, toolName: prepared.toolName };
     batchScope.cancel();
   };
-  const runOne = async ({
-    prepared,
-    approved,
-  }: RunnableCall): Promise<{ outcome: ToolOutcome; message?: MessageRef }> => {
+  const runOne = async ({ prepared, approved }: RunnableCall): Promise<DispatchedCall> => {
     const running = { prepared, scope: new CancellationScope(), interrupted: false };
     state.running.set(prepared.callId, running);
     try {
@@ -222,13 +224,8 @@ async function runBatch(
       const byInterrupt = running.interrupted;
       const bySibling = !byInterrupt && failedFirst !== undefined && failedFirst.callId !== prepared.callId;
       if (!byInterrupt && !bySibling) abortSiblings(prepared);
-      return {
-        outcome: outcomeFromActivityFailure(
-          prepared,
-          error,
-          byInterrupt ? 'interrupt' : bySibling ? failedFirst : undefined,
-        ),
-      };
+      const cancelledBy = byInterrupt ? 'interrupt' : bySibling ? failedFirst : undefined;
+      return { outcome: outcomeFromActivityFailure(prepared, error, cancelledBy) };
     } finally {
       state.running.delete(prepared.callId);
     }
@@ -243,13 +240,10 @@ function executeToolActivity(prepared: PreparedCall): SessionActivities['execute
     .executeTool;
 }
 
-/** The outcome of a call that never got one (it cannot happen; fail closed if it does). */
-function notRun(entry: PreparedCall | ToolErrorOutcome): ToolOutcome {
-  const message = 'The call did not run.';
-  return createToolErrorOutcome({
-    callId: entry.callId,
-    toolName: entry.toolName,
-    code: ToolErrorCode.INTERRUPTED,
-    message,
-  });
+/**
+ * Workflow time in epoch milliseconds. Temporal's sandbox makes `Date` deterministic (the time of
+ * the current workflow task), so this is the one place workflow code reads it.
+ */
+function workflowNow(): number {
+  return Date.now();
 }

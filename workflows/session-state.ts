@@ -1,20 +1,15 @@
-import { proxyLocalActivities, setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
+import { proxyLocalActivities, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { CancellationScope } from '@temporalio/workflow';
 import { endRun as endRuleRun, initialRuleState, narrow, record, startRun } from '../src/rules';
-import type { CompiledRuleSet, RuleState } from '../src/rules';
+import type { CompiledRuleSet, NarrowResult, RuleState } from '../src/rules';
 import { readRevealedTools } from '../src/dispatch';
 import type { PreparedCall, ToolCatalog, ToolOutcome } from '../src/dispatch';
-import { appendToLog, emptyConversationLog, segmentEntries } from '../src/conversation/conversation-log';
+import { appendToLog, segmentEntries } from '../src/conversation/conversation-log';
 import type { ConversationLog, MessageRef } from '../src/conversation/conversation-log';
 import type { ConversationMessage } from '../src/models';
 import type { SessionActivities } from '../activities/types';
-import {
-  toolrailBlockedCallsKey,
-  toolrailLastToolKey,
-  toolrailPendingApprovalsKey,
-  toolrailStatusKey,
-} from '../src/session/search-attributes';
-import { maxCarriedTranscriptEntries } from '../src/session/session-input';
+import { sessionSearchAttributes } from '../src/session/session-search-attributes';
+import { freshCarriedState, maxCarriedTranscriptEntries, maxTranscriptEntries } from '../src/session/session-input';
 import type {
   CarriedSessionState,
   ResolvedSessionLimits,
@@ -22,7 +17,7 @@ import type {
   SessionInput,
 } from '../src/session/session-input';
 import type { RunEndReason, SessionStatus } from '../src/session/session-status';
-import type { PendingApproval, SessionStatusView, TranscriptEntry } from '../src/session/session-views';
+import type { PendingApproval, SessionStatusView, TranscriptEntry, TranscriptNote } from '../src/session/session-views';
 import { renderCurrentDetails } from '../src/session/render-current-details';
 
 /** A call whose activity runs now, with the scope that cancels it. */
@@ -60,6 +55,8 @@ export interface SessionState {
   turnIndex: number;
   /** Turns taken in this workflow run (continue-as-new resets it). */
   turnsThisExecution: number;
+  /** Model calls and batches completed in this workflow run: continue-as-new waits for one, so it never loops. */
+  stepsThisExecution: number;
 
   /** Read it freely; change it only through {@link setStatus}. */
   readonly status: SessionStatus;
@@ -82,7 +79,7 @@ export function createSessionState(
   input: SessionInput,
   limits: ResolvedSessionLimits,
 ): SessionState {
-  const carried = input.carried ?? freshCarriedState(input);
+  const carried = input.carried ?? freshCarriedState(initialRuleState(input.rules));
   return {
     sessionId,
     input,
@@ -98,6 +95,7 @@ export function createSessionState(
     run: { inProgress: carried.runInProgress, turns: carried.turnsInRun },
     turnIndex: carried.counters.turns,
     turnsThisExecution: 0,
+    stepsThisExecution: 0,
     status: 'idle',
     lastRunEnd: null,
     lastTool: null,
@@ -117,9 +115,11 @@ export function setStatus(state: SessionState, status: SessionStatus): void {
   publishSessionState(state);
 }
 
-/** Adds a transcript line stamped with the current turn's index. */
-export function note(state: SessionState, entry: DistributiveOmit<TranscriptEntry, 'turn'>): void {
+/** Adds a transcript line stamped with the current turn's index; the oldest lines go past {@link maxTranscriptEntries}. */
+export function note(state: SessionState, entry: TranscriptNote): void {
   state.transcript.push({ ...entry, turn: state.turnIndex });
+  if (state.transcript.length > maxTranscriptEntries)
+    state.transcript.splice(0, state.transcript.length - maxTranscriptEntries);
 }
 
 /** Starts a run with the next queued user message: the rules start a run, the message joins the conversation. */
@@ -134,7 +134,7 @@ export async function beginRun(state: SessionState, queued: string | MessageRef)
   });
   state.turnIndex = state.counters.turns;
   await appendMessages(state, [ref]);
-  note(state, { kind: 'user', text: ref.preview, ref: contentRefOf(ref) });
+  note(state, { kind: 'user', text: ref.preview, ref });
 }
 
 /**
@@ -151,27 +151,6 @@ export async function appendMessages(state: SessionState, refs: readonly Message
 /** Writes messages to the content store (a local activity: only their references enter the history). */
 export function storeMessages(state: SessionState, messages: ConversationMessage[]): Promise<MessageRef[]> {
   return contentActivities.storeMessages({ sessionId: state.sessionId, messages });
-}
-
-/** Stores the queued messages that are still inline text, so continue-as-new carries references only. */
-export async function storeQueuedMessages(state: SessionState): Promise<void> {
-  for (;;) {
-    const inline = state.queuedMessages.filter((queued): queued is string => typeof queued === 'string');
-    if (inline.length === 0) return;
-    const refs = await storeMessages(
-      state,
-      inline.map((text) => ({ role: 'user' as const, text })),
-    );
-    // Messages that arrived while these were stored stay inline for the next round.
-    state.queuedMessages = state.queuedMessages.map((queued) =>
-      typeof queued === 'string' && inline.includes(queued) ? (refs[inline.indexOf(queued)] ?? queued) : queued,
-    );
-  }
-}
-
-/** The plain content reference of a message reference (for transcripts). */
-export function contentRefOf({ key, bytes, preview }: MessageRef): { key: string; bytes: number; preview: string } {
-  return { key, bytes, preview };
 }
 
 /** Ends the run: the rule engine records the ends it knows of, the transcript says why, the status goes idle. */
@@ -200,12 +179,14 @@ export function recordCall(state: SessionState, call: PreparedCall, outcome: Too
     if (!state.revealedTools.includes(name)) state.revealedTools.push(name);
 }
 
-/**
- * Workflow time in epoch milliseconds. Temporal's sandbox makes `Date` deterministic (the time of
- * the current workflow task), so this is the one place workflow code reads it.
- */
-export function workflowNow(): number {
-  return Date.now();
+/** Whether to continue as new now: the server suggests it, or a limit passed; after progress (never a loop), with nothing running or waiting. */
+export function continueAsNewDue(state: SessionState): boolean {
+  const { continueAsNewSuggested, historySize } = workflowInfo();
+  const due =
+    continueAsNewSuggested ||
+    historySize >= state.limits.continueAsNewAtHistoryBytes ||
+    state.turnsThisExecution >= state.limits.continueAsNewAfterTurns;
+  return due && state.stepsThisExecution > 0 && state.pendingApprovals.size === 0 && state.running.size === 0;
 }
 
 /** The names in this turn's catalog, in catalog order. */
@@ -228,62 +209,29 @@ export function carriedState(state: SessionState): CarriedSessionState {
 }
 
 /** The answer of the `status` query, and the workflow's result. */
-export function statusView(state: SessionState): SessionStatusView {
-  return {
-    status: state.status,
-    lastRunEnd: state.lastRunEnd,
-    lastTool: state.lastTool,
-    counters: state.counters,
-    queuedMessages: state.queuedMessages.length,
-  };
-}
-
-function freshCarriedState(input: SessionInput): CarriedSessionState {
-  return {
-    ruleState: initialRuleState(input.rules),
-    log: emptyConversationLog,
-    queuedMessages: [],
-    revealedTools: [],
-    counters: { turns: 0, runs: 0, toolCalls: 0, blockedCalls: 0, continuedAsNew: 0 },
-    transcript: [],
-    runInProgress: false,
-    turnsInRun: 0,
-  };
+export function statusView({
+  status,
+  lastRunEnd,
+  lastTool,
+  counters,
+  queuedMessages,
+}: SessionState): SessionStatusView {
+  return { status, lastRunEnd, lastTool, counters, queuedMessages: queuedMessages.length };
 }
 
 const published = new WeakMap<SessionState, string>();
 
-/**
- * Shows the session in the Temporal UI: the search attributes (status, last tool, blocked calls,
- * pending approvals), upserted only when they changed, and the current-details summary.
- */
+/** Shows the session in the Temporal UI: its search attributes (upserted when they changed) and the current details. */
 export function publishSessionState(state: SessionState): void {
-  const values = {
-    status: state.status,
-    lastTool: state.lastTool ?? '',
-    blocked: state.counters.blockedCalls,
-    pending: state.pendingApprovals.size,
-  };
+  const { status, lastTool, counters, lastRunEnd, run } = state;
+  const pendingApprovals = [...state.pendingApprovals.values()];
+  const values = { status, lastTool, blockedCalls: counters.blockedCalls, pendingApprovals: pendingApprovals.length };
   const fingerprint = JSON.stringify(values);
-  if (published.get(state) !== fingerprint) {
-    published.set(state, fingerprint);
-    upsertSearchAttributes([
-      { key: toolrailStatusKey, value: values.status },
-      { key: toolrailLastToolKey, value: values.lastTool === '' ? null : values.lastTool },
-      { key: toolrailBlockedCallsKey, value: values.blocked },
-      { key: toolrailPendingApprovalsKey, value: values.pending },
-    ]);
-  }
-  setCurrentDetails(
-    renderCurrentDetails({
-      status: state.status,
-      counters: state.counters,
-      pendingApprovals: [...state.pendingApprovals.values()],
-      lastRunEnd: state.lastRunEnd,
-      runInProgress: state.run.inProgress,
-      narrowed: () => narrow(state.rules, state.ruleState, catalogNames(state)),
-    }),
-  );
+  if (published.get(state) !== fingerprint) upsertSearchAttributes(sessionSearchAttributes(values));
+  published.set(state, fingerprint);
+  const narrowed = (): NarrowResult => narrow(state.rules, state.ruleState, catalogNames(state));
+  const view = { status, counters, pendingApprovals, lastRunEnd, runInProgress: run.inProgress, narrowed };
+  setCurrentDetails(renderCurrentDetails(view));
 }
 
 /** Content store writes: local activities, whose inputs never enter the history (only the references they return). */
@@ -291,5 +239,3 @@ const contentActivities = proxyLocalActivities<SessionActivities>({
   startToCloseTimeout: 60_000,
   retry: { maximumAttempts: 10, initialInterval: 500, backoffCoefficient: 2, maximumInterval: 10_000 },
 });
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;

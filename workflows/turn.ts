@@ -9,27 +9,51 @@ import {
 } from '@temporalio/workflow';
 import { ReasonCode, beginTurn, checkEnd, narrow } from '../src/rules';
 import { toolResultMessage } from '../src/dispatch';
+import type { DispatchedCall, PreparedCall, ToolErrorOutcome } from '../src/dispatch';
+import type { CarriedTurn } from '../src/session/session-input';
 import { previewOf } from '../src/conversation/utf8';
 import type { ModelToolSpec } from '../src/models';
 import type { RunEndReason } from '../src/session/session-status';
 import type { CallModelResult, SessionActivities } from '../activities/types';
 import { dispatchCalls } from './batches';
-import { appendMessages, catalogNames, contentRefOf, endRun, note, setStatus, storeMessages } from './session-state';
+import {
+  appendMessages,
+  catalogNames,
+  continueAsNewDue,
+  endRun,
+  note,
+  setStatus,
+  storeMessages,
+} from './session-state';
 import type { SessionState } from './session-state';
 
 /** Model failures that mean the session itself is misconfigured: they fail the workflow loudly. */
 const fatalModelErrors = new Set(['SCRIPT_EXHAUSTED', 'CONFIGURATION']);
 
+/** Where continue-as-new may happen: before a turn, after the model call, after every batch. */
+export type ContinueIfDue = (turn?: CarriedTurn) => Promise<void>;
+
+/** Why a run ends, with what to show for it. */
+type RunEnd = { reason: RunEndReason; detail?: string } | undefined;
+
 /**
  * One run: turns until it ends (an answer the rules accept, a terminal tool, the turn limit, no
  * tool allowed, a model failure, an interrupt, or a new user message, which starts the next run).
- * `betweenTurns` runs before each turn: the session continues as new there when it is due.
+ * `continueIfDue` is called before each turn and between the batches of a turn: the session
+ * continues as new there when it is due. `resume` is a turn continue-as-new interrupted.
  */
-export async function runTurns(state: SessionState, betweenTurns: () => Promise<void>): Promise<void> {
+export async function runTurns(state: SessionState, continueIfDue: ContinueIfDue, resume?: CarriedTurn): Promise<void> {
+  if (resume !== undefined) {
+    // The catalog is looked up again (it is not carried); the turn's calls were already prepared.
+    await refreshCatalog(state);
+    state.turnIndex = resume.turnIndex;
+    const end = await finishTurn(state, resume.remaining, continueIfDue);
+    if (end !== undefined) return endRun(state, end.reason, end.detail);
+  }
   for (;;) {
     if (state.run.turns > 0 && state.queuedMessages.length > 0) return endRun(state, 'new_message');
-    await betweenTurns();
-    const end = await runTurn(state);
+    await continueIfDue();
+    const end = await runTurn(state, continueIfDue);
     if (end !== undefined) return endRun(state, end.reason, end.detail);
   }
 }
@@ -40,7 +64,7 @@ export async function runTurns(state: SessionState, betweenTurns: () => Promise<
  * batches, record: `batches.ts`) → append every result to the conversation → loop control.
  * Returns why the run ended, or `undefined` when it goes on.
  */
-async function runTurn(state: SessionState): Promise<{ reason: RunEndReason; detail?: string } | undefined> {
+async function runTurn(state: SessionState, continueIfDue: ContinueIfDue): Promise<RunEnd> {
   state.ruleState = beginTurn(state.rules, state.ruleState);
   if (state.ruleState.ended !== null) return engineEnd(state, state.ruleState.ended);
   await refreshCatalog(state);
@@ -65,13 +89,14 @@ async function runTurn(state: SessionState): Promise<{ reason: RunEndReason; det
   if ('interrupted' in result) return { reason: 'interrupted' };
   if ('failed' in result) return { reason: 'model_error', detail: result.failed };
   const { response, prepared, assistant, shown } = result;
+  state.stepsThisExecution += 1;
   await appendMessages(state, [assistant]);
   note(state, {
     kind: 'model',
     ...(response.text ? { text: assistant.preview } : {}),
     visible: narrowed.visible,
     calls: response.toolCalls.map((call) => ({ callId: call.id, tool: call.name, args: call.args })),
-    ref: contentRefOf(assistant),
+    ref: assistant,
     shown,
   });
 
@@ -89,10 +114,36 @@ async function runTurn(state: SessionState): Promise<{ reason: RunEndReason; det
     return undefined;
   }
 
-  // Validate, ask, partition, run the batches and record: one outcome per call, in call order.
-  const dispatched = await dispatchCalls(state, prepared);
+  return finishTurn(state, prepared, continueIfDue);
+}
 
-  // Results: executed calls stored theirs; the workflow's own (refusals, errors) are stored here, in call order.
+/**
+ * The rest of a turn once the model proposed its calls: validate, ask, partition, run the batches
+ * and record (`batches.ts`); after each batch the settled results join the conversation in call
+ * order; then loop control.
+ */
+async function finishTurn(
+  state: SessionState,
+  prepared: readonly (PreparedCall | ToolErrorOutcome)[],
+  continueIfDue: ContinueIfDue,
+): Promise<RunEnd> {
+  const unsettled = await dispatchCalls(state, prepared, async (settle) => {
+    state.stepsThisExecution += 1;
+    // Between batches the session may continue as new: the settled results join the conversation first.
+    if (!continueAsNewDue(state)) return;
+    const { settled, remaining } = settle();
+    await appendResults(state, settled);
+    await continueIfDue({ turnIndex: state.turnIndex, remaining });
+  });
+  await appendResults(state, unsettled);
+  // Loop control: the user's interrupt, or the engine's end of the run (a terminal tool, a limit).
+  if (state.interrupt) return { reason: 'interrupted' };
+  if (state.ruleState.ended !== null) return engineEnd(state, state.ruleState.ended);
+  return undefined;
+}
+
+/** Results join the conversation in call order: executed calls stored theirs; the workflow's own (refusals, errors) are stored here. */
+async function appendResults(state: SessionState, dispatched: readonly DispatchedCall[]): Promise<void> {
   const made = dispatched.map(({ outcome, message }) =>
     message === undefined ? toolResultMessage(outcome) : undefined,
   );
@@ -114,32 +165,9 @@ async function runTurn(state: SessionState): Promise<{ reason: RunEndReason; det
       isError: outcome.type === 'tool-error',
       ...(outcome.type === 'tool-error' ? { code: outcome.code } : {}),
       content,
-      ...(message ? { ref: contentRefOf(message) } : {}),
+      ...(message ? { ref: message } : {}),
     });
   });
-
-  // Loop control: the user's interrupt, or the engine's end of the run (a terminal tool, a limit).
-  if (state.interrupt) return { reason: 'interrupted' };
-  if (state.ruleState.ended !== null) return engineEnd(state, state.ruleState.ended);
-  return undefined;
-}
-
-/**
- * Acts on a user interrupt at once: cancels the model call in flight and every running call whose
- * `interruptBehavior` is `cancel` (`block` calls finish), and queues the interrupt's message to
- * start the next run. The turn sees `state.interrupt` and ends the run.
- */
-export function interruptRun(state: SessionState, request: { message?: string }): void {
-  if (request.message !== undefined) state.queuedMessages.unshift(request.message);
-  if (!state.run.inProgress) return;
-  state.interrupt = request;
-  state.modelScope?.cancel();
-  for (const call of state.running.values()) {
-    if (call.prepared.interruptBehavior === 'cancel') {
-      call.interrupted = true;
-      call.scope.cancel();
-    }
-  }
 }
 
 /** The turn's catalog: looked up again before each turn (tools enabled, MCP servers connected, deferred tools revealed). */

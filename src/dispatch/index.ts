@@ -3,9 +3,11 @@
  * partitioning, prepared calls, outcomes and their stable error codes, the catalog shape.
  * @module
  */
+export { approvalReason } from './approval-reason';
 export { createToolErrorOutcome, MAX_TOOL_ERROR_MESSAGE_CHARS } from './create-tool-error-outcome';
 export type { CreateToolErrorOutcomeOptions } from './create-tool-error-outcome';
 export { DEFAULT_MAX_TOOL_CONCURRENCY } from './default-max-tool-concurrency';
+export type { DispatchedCall, SettledCalls } from './dispatched-call';
 export { formatRuleRefusal } from './format-rule-refusal';
 export type { RefusalReason } from './format-rule-refusal';
 export { formatToolIssues } from './format-tool-issues';

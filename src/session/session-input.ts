@@ -1,6 +1,9 @@
 import type { CompiledRuleSet, RuleState } from '../rules';
+import { emptyConversationLog } from '../conversation/conversation-log';
 import type { ConversationLog, MessageRef } from '../conversation/conversation-log';
 import type { ModelSettings } from '../models/model-settings';
+import type { PreparedCall } from '../dispatch/prepared-call';
+import type { ToolErrorOutcome } from '../dispatch/tool-outcome';
 import type { TranscriptEntry } from './session-views';
 
 /** How a concurrent batch reacts when one of its calls fails. */
@@ -61,10 +64,36 @@ export interface CarriedSessionState {
   /** Whether a run was in progress at the boundary. */
   runInProgress: boolean;
   turnsInRun: number;
+  /** The turn in progress, when the boundary fell between its model call and its last batch. */
+  turn?: CarriedTurn;
+}
+
+/** A turn continue-as-new interrupted: its calls that have no outcome yet, in call order. */
+export interface CarriedTurn {
+  /** 0-based index of the turn (part of each call's idempotency key). */
+  turnIndex: number;
+  remaining: (PreparedCall | ToolErrorOutcome)[];
 }
 
 /** How many transcript entries continue-as-new carries; older ones stay in the earlier runs' queries and histories. */
 export const maxCarriedTranscriptEntries = 200;
+
+/** How many transcript entries a workflow run keeps for the `transcript` query; older ones stay in its history. */
+export const maxTranscriptEntries = 2_000;
+
+/** The carried state of a new session, whose rule state starts at `ruleState`. */
+export function freshCarriedState(ruleState: RuleState): CarriedSessionState {
+  return {
+    ruleState,
+    log: emptyConversationLog,
+    queuedMessages: [],
+    revealedTools: [],
+    counters: { turns: 0, runs: 0, toolCalls: 0, blockedCalls: 0, continuedAsNew: 0 },
+    transcript: [],
+    runInProgress: false,
+    turnsInRun: 0,
+  };
+}
 
 /** Session-wide counters, shown in queries and search attributes. */
 export interface SessionCounters {

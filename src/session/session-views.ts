@@ -98,3 +98,10 @@ export type TranscriptEntry =
     }
   | { kind: 'run-end'; turn: number; reason: RunEndReason; detail?: string }
   | { kind: 'notice'; turn: number; text: string };
+
+/** A transcript entry before the session stamps it with the turn's index. */
+export type TranscriptNote = TranscriptEntry extends infer Entry
+  ? Entry extends unknown
+    ? Omit<Entry, 'turn'>
+    : never
+  : never;

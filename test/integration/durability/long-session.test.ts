@@ -2,7 +2,9 @@ import { WorkflowUpdateFailedError } from '@temporalio/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { decodeMessage } from '../../../src/conversation/encode-message';
-import { createScriptedModel, textResponse, toolCallResponse } from '../../../src/models';
+import { createScriptedModel, parallelToolCallsResponse, textResponse, toolCallResponse } from '../../../src/models';
+import type { SessionInput } from '../../../src/session/session-input';
+import { fetchRunChain, startInput } from '../../helpers/run-chain';
 import { defineTool } from '../../../src/tools';
 import { connectToHarness, uniqueName } from '../../harness/connect';
 import type { HarnessConnections } from '../../harness/connect';
@@ -78,6 +80,50 @@ describe('long sessions keep history linear and bounded', () => {
         expect(result?.kind === 'tool' ? result.content : '').toBe(asciiText(`page ${calls - 1}`, 5_000));
       },
     );
+  });
+
+  it('continues as new between the batches of one response, and every call runs once with its result in order', async () => {
+    const calls = 60;
+    const executed: number[] = [];
+    const count = defineTool({
+      name: 'count',
+      description: 'Counts.',
+      inputSchema: z.object({ n: z.number().int() }),
+      concurrency: 'READ_ONLY',
+      execute: ({ n }) => {
+        executed.push(n);
+        return Promise.resolve(asciiText(`n=${n}`, 2_000));
+      },
+    });
+    const model = createScriptedModel([
+      parallelToolCallsResponse(Array.from({ length: calls }, (_, n) => ({ name: 'count', args: { n }, id: `c${n}` }))),
+      textResponse('Counted.'),
+    ]);
+    await withSessionWorker({ connections, tools: [count], scriptedModels: { counter: model } }, async ({ client }) => {
+      const session = await client.startSession({
+        sessionId: uniqueName('mid-turn'),
+        rules: noRules,
+        model: { provider: 'scripted', model: 'counter' },
+        firstMessage: 'Count.',
+        limits: { closeWhenIdle: true, continueAsNewAtHistoryBytes: 40_000 },
+      });
+      expect(await session.result()).toMatchObject({
+        lastRunEnd: 'answered',
+        counters: { toolCalls: calls, blockedCalls: 0 },
+      });
+      expect([...executed].sort((a, b) => a - b)).toEqual(Array.from({ length: calls }, (_, n) => n));
+      const runs = await fetchRunChain(connections.client, session.sessionId);
+      const carriedTurns = runs.flatMap(({ history }) => {
+        const turn = startInput<SessionInput>(history).carried?.turn;
+        return turn === undefined ? [] : [turn.remaining.length];
+      });
+      expect(carriedTurns.length).toBeGreaterThan(0);
+      expect(carriedTurns.every((remaining) => remaining > 0 && remaining < calls)).toBe(true);
+      const results = model.requests[1]?.messages.flatMap((message) =>
+        message.role === 'tool' ? [message.callId] : [],
+      );
+      expect(results).toEqual(Array.from({ length: calls }, (_, n) => `c${n}`));
+    });
   });
 
   it('offloads a 3 MB tool result with maxResultSizeChars Infinity: the model reads a preview and the reference', async () => {
