@@ -1,5 +1,5 @@
 import type { RuleStateView } from '../rules';
-import type { SessionCounters } from './session-input';
+import type { SessionCounters } from './session-counters';
 import type { SessionStatus } from './session-status';
 
 /** A call that waits for a human decision (`approveToolCall`). */
