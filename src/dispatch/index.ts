@@ -5,9 +5,9 @@
  */
 export { createToolErrorOutcome, MAX_TOOL_ERROR_MESSAGE_CHARS } from './create-tool-error-outcome';
 export type { CreateToolErrorOutcomeOptions } from './create-tool-error-outcome';
-export { DEFAULT_MAX_TOOL_CONCURRENCY } from './default-max-tool-concurrency';
+export { DEFAULT_MAX_TOOL_CONCURRENCY } from '../kernel/defaults';
 export { formatToolIssues } from './format-tool-issues';
-export type { JsonObject, JsonValue } from './json-value';
+export type { JsonObject, JsonValue } from '../kernel/json-value';
 export { partitionCalls } from './partition-calls';
 export type { PartitionCallsOptions, ToolCallBatch } from './partition-calls';
 export { ConcurrencyClass } from './prepared-call';
@@ -28,4 +28,4 @@ export type { CatalogTool, CatalogToolFlags, ToolCatalog } from './tool-catalog'
 export { isToolErrorCode, ToolErrorCode } from './tool-error-code';
 export type { ToolIssue } from './tool-issue';
 export type { ToolErrorOutcome, ToolOutcome, ToolResultOutcome } from './tool-outcome';
-export { TOOL_SEARCH_NAME } from './tool-search-name';
+export { TOOL_SEARCH_NAME } from '../tools/tool-search/tool-search-name';

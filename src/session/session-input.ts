@@ -1,7 +1,11 @@
 import type { CompiledRuleSet, RuleState } from '../rules';
 import type { ConversationMessage } from '../models/conversation-message';
 import type { ModelSettings } from '../models/model-settings';
+import { DEFAULT_MAX_TOOL_CONCURRENCY } from '../kernel/defaults';
+import type { SessionCounters } from './session-counters';
 import type { TranscriptEntry } from './session-views';
+
+export type { SessionCounters };
 
 /** How a concurrent batch reacts when one of its calls fails. */
 export type SiblingAbort = 'on-error' | 'never';
@@ -60,15 +64,6 @@ export interface CarriedSessionState {
 /** How many transcript entries continue-as-new carries; older ones stay in the earlier runs' queries and histories. */
 export const maxCarriedTranscriptEntries = 1_000;
 
-/** Session-wide counters, shown in queries and search attributes. */
-export interface SessionCounters {
-  turns: number;
-  runs: number;
-  toolCalls: number;
-  blockedCalls: number;
-  continuedAsNew: number;
-}
-
 /** Limits with every default filled in. */
 export type ResolvedSessionLimits = Required<SessionLimits>;
 
@@ -76,7 +71,7 @@ export type ResolvedSessionLimits = Required<SessionLimits>;
 export function resolveSessionLimits(limits: SessionLimits = {}, rulesMaxTurnsPerRun?: number): ResolvedSessionLimits {
   return {
     maxTurnsPerRun: limits.maxTurnsPerRun ?? rulesMaxTurnsPerRun ?? 50,
-    maxToolConcurrency: limits.maxToolConcurrency ?? 10,
+    maxToolConcurrency: limits.maxToolConcurrency ?? DEFAULT_MAX_TOOL_CONCURRENCY,
     siblingAbort: limits.siblingAbort ?? 'on-error',
     approvalTimeoutMs: limits.approvalTimeoutMs ?? 3_600_000,
     modelTimeoutMs: limits.modelTimeoutMs ?? 120_000,

@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 async function prepare(registry: ToolRegistry, name: string, args: unknown): Promise<PreparedCall | ToolOutcome> {
-  return prepareToolCall({ registry, call: { callId: `call-${name}-${Math.random()}`, name, args }, context });
+  return prepareToolCall({ registry, call: { id: `call-${name}-${Math.random()}`, name, args }, context });
 }
 
 async function call(

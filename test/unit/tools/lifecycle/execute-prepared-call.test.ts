@@ -28,7 +28,7 @@ afterAll(async () => {
 async function prepareIn(registry: ToolRegistry, name: string, args: unknown): Promise<PreparedCall> {
   const prepared = await prepareToolCall({
     registry,
-    call: { callId: `call-${name}`, name, args },
+    call: { id: `call-${name}`, name, args },
     context: interactive,
   });
   if (prepared.type !== 'prepared-call') throw new Error(`could not prepare: ${prepared.message}`);
