@@ -3,7 +3,6 @@ import path from 'node:path';
 import { Worker } from '@temporalio/worker';
 import type { NativeConnection, WorkerOptions, WorkflowBundle } from '@temporalio/worker';
 import { createSessionActivities } from '../../activities/create-session-activities';
-import { createSmokeActivities } from '../../activities/smoke-activities';
 import type { ModelAdapter } from '../models/model-adapter';
 import type { ToolHooks } from '../tools/lifecycle/tool-hooks';
 import type { AnyTool } from '../tools/tool';
@@ -44,7 +43,6 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
       ? options.scriptedModels
       : new Map(Object.entries((options.scriptedModels ?? {}) as Record<string, ModelAdapter>));
   const activities = {
-    ...createSmokeActivities(),
     ...createSessionActivities({
       registry,
       scriptedModels,
