@@ -67,7 +67,7 @@ function delay(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     const onAbort = (): void => {
       clearTimeout(timer);
-      reject(signal.reason);
+      reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
     };
     const timer = setTimeout(() => {
       signal.removeEventListener('abort', onAbort);
