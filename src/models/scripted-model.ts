@@ -1,4 +1,4 @@
-import { abortedModelError } from './aborted-model-error';
+import { abortedModelError } from './model-errors';
 import type { ModelAdapter } from './model-adapter';
 import { ModelError } from './model-error';
 import { ModelErrorCode } from './model-error-code';

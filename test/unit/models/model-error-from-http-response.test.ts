@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { modelErrorFromHttpResponse } from '../../../src/models/model-error-from-http-response';
+import { modelErrorFromHttpResponse } from '../../../src/models/model-errors';
 
 const map = (status: number, headers: Record<string, string> = {}) =>
   modelErrorFromHttpResponse({ provider: 'openai', status, headers: new Headers(headers), message: `${status}` });

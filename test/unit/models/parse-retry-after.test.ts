@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRetryAfter } from '../../../src/models/parse-retry-after';
+import { parseRetryAfter } from '../../../src/models/model-errors';
 
 describe('parseRetryAfter', () => {
   const now = Date.parse('2025-11-21T08:00:00Z');
