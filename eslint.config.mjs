@@ -62,7 +62,7 @@ export default tseslint.config(
             {
               group: ['**/src/tools/*', '**/src/models/*', '**/src/client/*', '**/src/worker/*', '**/src/cli/*'],
               allowTypeImports: true,
-              message: 'Workflow code may import only deterministic modules (rules, dispatch, session).',
+              message: 'Workflow code may import only deterministic modules (rules, dispatch, session, kernel).',
             },
           ],
         },
