@@ -5,9 +5,7 @@
  */
 export { createToolErrorOutcome, MAX_TOOL_ERROR_MESSAGE_CHARS } from './create-tool-error-outcome';
 export type { CreateToolErrorOutcomeOptions } from './create-tool-error-outcome';
-export { DEFAULT_MAX_TOOL_CONCURRENCY } from '../kernel/defaults';
 export { formatToolIssues } from './format-tool-issues';
-export type { JsonObject, JsonValue } from '../kernel/json-value';
 export { partitionCalls } from './partition-calls';
 export type { PartitionCallsOptions, ToolCallBatch } from './partition-calls';
 export { ConcurrencyClass } from './prepared-call';
@@ -28,4 +26,9 @@ export type { CatalogTool, CatalogToolFlags, ToolCatalog } from './tool-catalog'
 export { isToolErrorCode, ToolErrorCode } from './tool-error-code';
 export type { ToolIssue } from './tool-issue';
 export type { ToolErrorOutcome, ToolOutcome, ToolResultOutcome } from './tool-outcome';
+
+// Moved out of dispatch (defaults and JSON types to src/kernel, the tool-search name to src/tools);
+// still importable from here so existing imports keep working.
+export { DEFAULT_MAX_TOOL_CONCURRENCY } from '../kernel/defaults';
+export type { JsonObject, JsonValue } from '../kernel/json-value';
 export { TOOL_SEARCH_NAME } from '../tools/tool-search/tool-search-name';
