@@ -6,7 +6,13 @@ import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 
 /** Folders whose code runs inside the Temporal workflow sandbox: it must be deterministic. */
-const deterministicFolders = ['workflows/**/*.ts', 'src/rules/**/*.ts', 'src/dispatch/**/*.ts', 'src/session/**/*.ts'];
+const deterministicFolders = [
+  'workflows/**/*.ts',
+  'src/rules/**/*.ts',
+  'src/dispatch/**/*.ts',
+  'src/session/**/*.ts',
+  'src/kernel/**/*.ts',
+];
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
 
@@ -56,7 +62,7 @@ export default tseslint.config(
             {
               group: ['**/src/tools/*', '**/src/models/*', '**/src/client/*', '**/src/worker/*', '**/src/cli/*'],
               allowTypeImports: true,
-              message: 'Workflow code may import only deterministic modules (rules, dispatch, session).',
+              message: 'Workflow code may import only deterministic modules (rules, dispatch, session, kernel).',
             },
           ],
         },

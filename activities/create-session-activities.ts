@@ -1,6 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { ToolCatalog } from '../src/dispatch/tool-catalog';
-import { TOOL_SEARCH_NAME } from '../src/dispatch/tool-search-name';
+import { TOOL_SEARCH_NAME } from '../src/tools/tool-search/tool-search-name';
 import { shouldRetryToolOutcome } from '../src/dispatch/should-retry-tool-outcome';
 import type { ModelAdapter } from '../src/models/model-adapter';
 import type { ProposedToolCall } from '../src/models/conversation-message';
@@ -120,7 +120,7 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
         response.toolCalls.map((call) =>
           prepareToolCall({
             registry,
-            call: { callId: call.id, name: call.name, args: call.args },
+            call,
             context: { sessionId, interactive, signal: context.cancellationSignal },
             catalog: turnCatalog,
           }),

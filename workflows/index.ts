@@ -1,3 +1,2 @@
 // The workflow bundle's entry point: every workflow toolrail registers on a worker.
 export { agentSession } from './agent-session';
-export { smokeWorkflow } from './smoke-workflow';

@@ -6,12 +6,10 @@
 export { approvalReason } from './approval-reason';
 export { createToolErrorOutcome, MAX_TOOL_ERROR_MESSAGE_CHARS } from './create-tool-error-outcome';
 export type { CreateToolErrorOutcomeOptions } from './create-tool-error-outcome';
-export { DEFAULT_MAX_TOOL_CONCURRENCY } from './default-max-tool-concurrency';
 export type { DispatchedCall, SettledCalls } from './dispatched-call';
 export { formatRuleRefusal } from './format-rule-refusal';
 export type { RefusalReason } from './format-rule-refusal';
 export { formatToolIssues } from './format-tool-issues';
-export type { JsonObject, JsonValue } from './json-value';
 export { outcomeFromActivityFailure } from './outcome-from-activity-failure';
 export type { CallCanceller } from './outcome-from-activity-failure';
 export { partitionCalls } from './partition-calls';
@@ -34,5 +32,10 @@ export type { CatalogTool, CatalogToolFlags, ToolCatalog } from './tool-catalog'
 export { isToolErrorCode, ToolErrorCode } from './tool-error-code';
 export type { ToolIssue } from './tool-issue';
 export type { ToolErrorOutcome, ToolOutcome, ToolResultOutcome } from './tool-outcome';
-export { TOOL_SEARCH_NAME } from './tool-search-name';
 export { DEFAULT_TOOL_HEARTBEAT_TIMEOUT_MS, toolActivityOptions } from './tool-activity-options';
+
+// Moved out of dispatch (defaults and JSON types to src/kernel, the tool-search name to src/tools);
+// still importable from here so existing imports keep working.
+export { DEFAULT_MAX_TOOL_CONCURRENCY } from '../kernel/defaults';
+export type { JsonObject, JsonValue } from '../kernel/json-value';
+export { TOOL_SEARCH_NAME } from '../tools/tool-search/tool-search-name';

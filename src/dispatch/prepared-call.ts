@@ -1,4 +1,7 @@
-import type { JsonObject, JsonValue } from './json-value';
+import type { JsonObject, JsonValue } from '../kernel/json-value';
+import type { ToolRetryPolicy } from '../kernel/tool-retry-policy';
+
+export type { ToolRetryPolicy };
 
 /** How a tool may run alongside others: the seed's concurrency classes. */
 export const ConcurrencyClass = {
@@ -18,18 +21,6 @@ export type InterruptBehavior = 'cancel' | 'block';
 
 /** The permission verdict of one call. `ask` means a human decides before it runs. */
 export type PermissionBehavior = 'allow' | 'deny' | 'ask';
-
-/** Retry policy of one call, in Temporal's terms. Destructive calls always get `maximumAttempts: 1`. */
-export interface ToolRetryPolicy {
-  /** Attempts in total, first one included; 1 means never retried. */
-  readonly maximumAttempts: number;
-  /** Delay before the first retry, in milliseconds. */
-  readonly initialIntervalMs: number;
-  /** Factor applied to the delay after each retry. */
-  readonly backoffCoefficient: number;
-  /** Longest delay between attempts, in milliseconds. */
-  readonly maximumIntervalMs: number;
-}
 
 /** How the workflow should run one call (activity options). Plain JSON. */
 export interface ToolExecutionOptions {

@@ -1,5 +1,5 @@
 import { formatToolIssues } from './format-tool-issues';
-import type { JsonValue } from './json-value';
+import type { JsonValue } from '../kernel/json-value';
 import type { ToolResultMessage } from '../models/conversation-message';
 import type { ToolOutcome } from './tool-outcome';
 

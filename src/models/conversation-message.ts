@@ -1,18 +1,6 @@
-/**
- * A tool call the model proposed. Nothing in it is trusted yet: the session resolves the name,
- * validates the arguments and checks the rules before anything runs.
- */
-export interface ProposedToolCall {
-  /** The provider's call id (or a deterministic fallback when the provider sent none); unique within one response. */
-  id: string;
-  /** The tool name exactly as the model wrote it. */
-  name: string;
-  /**
-   * The arguments: the parsed JSON object; the raw string when the model's text is not a JSON
-   * object (invalid JSON, or JSON of another type); `{}` for an empty string.
-   */
-  args: unknown;
-}
+import type { ProposedToolCall } from '../kernel/proposed-tool-call';
+
+export type { ProposedToolCall };
 
 /** A message the user (or the session, on the user's behalf) sent. */
 export interface UserMessage {

@@ -39,5 +39,5 @@ export {
   type ScriptedToolCall,
 } from './scripted-response';
 export { latestToolResults } from './latest-tool-results';
-export { parseToolCallArguments } from './parse-tool-call-arguments';
+export { parseToolCallArguments } from './tool-call-arguments';
 export { isStrictCompatibleSchema } from './is-strict-compatible-schema';

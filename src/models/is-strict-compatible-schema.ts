@@ -1,4 +1,4 @@
-import { isPlainObject } from './parse-tool-call-arguments';
+import { isPlainObject } from './tool-call-arguments';
 
 /** Keywords that providers' strict (constrained decoding) modes reject or ignore. */
 const unsupportedKeywords = [

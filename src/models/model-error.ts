@@ -1,6 +1,5 @@
+import { ToolrailError } from '../kernel/toolrail-error';
 import { isRetryableModelErrorCode, type ModelErrorCode } from './model-error-code';
-
-const marker = Symbol.for('toolrail.error.MODEL_ERROR');
 
 /** The plain-JSON view of a {@link ModelError}, for logs and `ApplicationFailure` details. */
 export interface ModelErrorDetails {
@@ -31,27 +30,21 @@ export interface ModelErrorOptions {
  * Every failure of a model call, one class with a stable {@link ModelErrorCode}. `retryable` tells
  * the activity whether Temporal should retry; `retryAfterMs` how soon.
  */
-export class ModelError extends Error {
-  readonly code: ModelErrorCode;
+export class ModelError extends ToolrailError {
+  static override readonly brand = Symbol.for('toolrail.error.MODEL_ERROR');
+  declare readonly code: ModelErrorCode;
   readonly provider: string;
   readonly retryable: boolean;
   declare readonly retryAfterMs?: number;
   declare readonly status?: number;
-  readonly [marker] = true;
 
   constructor({ code, message, provider, retryable, retryAfterMs, status, cause }: ModelErrorOptions) {
-    super(`${provider}: ${message}`, cause === undefined ? undefined : { cause });
+    super({ code, message: `${provider}: ${message}`, cause });
     this.name = 'ModelError';
-    this.code = code;
     this.provider = provider;
     this.retryable = retryable ?? isRetryableModelErrorCode(code);
     if (retryAfterMs !== undefined) this.retryAfterMs = retryAfterMs;
     if (status !== undefined) this.status = status;
-  }
-
-  /** Cross-realm safe `instanceof`. */
-  static isInstance(error: unknown): error is ModelError {
-    return typeof error === 'object' && error !== null && marker in error;
   }
 
   /** The error as plain JSON (no cause, no stack). */

@@ -1,5 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import { abortedModelError } from './aborted-model-error';
+import { abortedModelError } from './model-errors';
 import type { ModelAdapter } from './model-adapter';
 import { ModelError } from './model-error';
 import { ModelErrorCode } from './model-error-code';
@@ -54,15 +53,28 @@ export function createScriptedModel(script: readonly ScriptStep[], options: Scri
       if (step === undefined) throw scriptExhausted(provider, turn, steps.length);
       const response = typeof step === 'function' ? step(request) : step;
       if (response.delayMs !== undefined && response.delayMs > 0) {
-        try {
-          await sleep(response.delayMs, undefined, { signal });
-        } catch (error) {
+        await delay(response.delayMs, signal).catch((error: unknown) => {
           throw abortedModelError(provider, signal, error);
-        }
+        });
       }
       return toModelResponse(response, turn);
     },
   };
+}
+
+/** Resolves after `ms` milliseconds (global timers, so tests can fake them), or rejects when `signal` aborts. */
+function delay(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(signal.reason instanceof Error ? signal.reason : new Error('aborted'));
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
 }
 
 function scriptExhausted(provider: string, turn: number, stepCount: number): ModelError {

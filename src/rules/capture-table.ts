@@ -1,4 +1,14 @@
-import type { Capture } from './rule-state';
+/** What a precondition remembers of the latest completed call of its prior tool (for one resource). */
+export interface Capture {
+  /** Canonical JSON of the bound resource value, or `null` when the rule binds no resource. */
+  readonly key: string | null;
+  /** Index of the first `with_output` condition that failed, -1 when all held. */
+  readonly failed: number;
+  /** Short text of the value the failed condition saw (for messages), '' when none failed. */
+  readonly got: string;
+  /** When it was captured: the session's count of completed calls at that time. */
+  readonly seq: number;
+}
 
 /**
  * What one precondition remembers, per bound resource: its captures in 16 buckets by a hash of the

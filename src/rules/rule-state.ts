@@ -1,5 +1,7 @@
-import type { CaptureTable } from './capture-table';
+import type { Capture, CaptureTable } from './capture-table';
 import type { SlotArray } from './slot-array';
+
+export type { Capture };
 
 /** Why the current run ended, if it did. */
 export type RunEnd = 'terminal' | 'answered' | 'no_tool_allowed' | 'turn_limit';
@@ -18,18 +20,6 @@ export interface ConditionalDecision {
 export interface LastCompleted {
   readonly tool: string;
   readonly conditional: readonly ConditionalDecision[];
-}
-
-/** What a precondition remembers of the latest completed call of its prior tool (for one resource). */
-export interface Capture {
-  /** Canonical JSON of the bound resource value, or `null` when the rule binds no resource. */
-  readonly key: string | null;
-  /** Index of the first `with_output` condition that failed, -1 when all held. */
-  readonly failed: number;
-  /** Short text of the value the failed condition saw (for messages), '' when none failed. */
-  readonly got: string;
-  /** When it was captured: the session's count of completed calls at that time. */
-  readonly seq: number;
 }
 
 /** The state of one orchestration (AgentDock steps). */

@@ -4,7 +4,11 @@ import type { ConversationLog, MessageRef } from '../conversation/conversation-l
 import type { ModelSettings } from '../models/model-settings';
 import type { PreparedCall } from '../dispatch/prepared-call';
 import type { ToolErrorOutcome } from '../dispatch/tool-outcome';
+import { DEFAULT_MAX_TOOL_CONCURRENCY } from '../kernel/defaults';
+import type { SessionCounters } from './session-counters';
 import type { TranscriptEntry } from './session-views';
+
+export type { SessionCounters };
 
 /** How a concurrent batch reacts when one of its calls fails. */
 export type SiblingAbort = 'on-error' | 'never';
@@ -95,15 +99,6 @@ export function freshCarriedState(ruleState: RuleState): CarriedSessionState {
   };
 }
 
-/** Session-wide counters, shown in queries and search attributes. */
-export interface SessionCounters {
-  turns: number;
-  runs: number;
-  toolCalls: number;
-  blockedCalls: number;
-  continuedAsNew: number;
-}
-
 /** Limits with every default filled in. */
 export type ResolvedSessionLimits = Required<SessionLimits>;
 
@@ -111,7 +106,7 @@ export type ResolvedSessionLimits = Required<SessionLimits>;
 export function resolveSessionLimits(limits: SessionLimits = {}, rulesMaxTurnsPerRun?: number): ResolvedSessionLimits {
   return {
     maxTurnsPerRun: limits.maxTurnsPerRun ?? rulesMaxTurnsPerRun ?? 50,
-    maxToolConcurrency: limits.maxToolConcurrency ?? 10,
+    maxToolConcurrency: limits.maxToolConcurrency ?? DEFAULT_MAX_TOOL_CONCURRENCY,
     siblingAbort: limits.siblingAbort ?? 'on-error',
     approvalTimeoutMs: limits.approvalTimeoutMs ?? 3_600_000,
     modelTimeoutMs: limits.modelTimeoutMs ?? 120_000,

@@ -1,5 +1,5 @@
 import type { RuleStateView } from '../rules';
-import type { SessionCounters } from './session-input';
+import type { SessionCounters } from './session-counters';
 import type { ContentRef } from '../store/content-ref';
 import type { RunEndReason, SessionStatus } from './session-status';
 

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { ConcurrencyClass } from '../dispatch/prepared-call';
 import { ToolDefinitionError } from './errors/tool-definition-error';
-import { TOOL_NAME_PATTERN } from './tool-defaults';
+import { TOOL_NAME_PATTERN } from './tool-name-pattern';
 import type { ToolDefinition } from './tool-definition';
 
 /**

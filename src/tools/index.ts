@@ -19,7 +19,7 @@ export { DEFAULT_OFFLOAD_PREVIEW_CHARS } from './lifecycle/offload-tool-result';
 export type { ToolResultOffloadOptions } from './lifecycle/offload-tool-result';
 export { prepareToolCall } from './lifecycle/prepare-tool-call';
 export type { PrepareToolCallOptions } from './lifecycle/prepare-tool-call';
-export type { ProposedToolCall } from './lifecycle/proposed-tool-call';
+export type { ProposedToolCall } from '../kernel/proposed-tool-call';
 export type {
   PostToolHook,
   PostToolHookEvent,
@@ -41,10 +41,11 @@ export {
   DEFAULT_MAX_RESULT_SIZE_CHARS,
   DEFAULT_READ_ONLY_RETRY,
   DEFAULT_TOOL_TIMEOUT_MS,
-  TOOL_NAME_PATTERN,
-} from './tool-defaults';
+} from '../kernel/defaults';
+export { TOOL_NAME_PATTERN } from './tool-name-pattern';
 export type { ToolDefinition } from './tool-definition';
 export { ToolRegistry } from './tool-registry';
 export type { ResolvedTool } from './tool-registry';
 export { MAX_TOOL_SEARCH_RESULTS } from './tool-search/create-tool-search-tool';
+export { TOOL_SEARCH_NAME } from './tool-search/tool-search-name';
 export type { InputValidation, PermissionDecision } from './tool-verdicts';

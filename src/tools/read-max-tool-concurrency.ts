@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_TOOL_CONCURRENCY } from '../dispatch/default-max-tool-concurrency';
+import { DEFAULT_MAX_TOOL_CONCURRENCY } from '../kernel/defaults';
 import { InvalidMaxToolConcurrencyError } from './errors/invalid-max-tool-concurrency-error';
 
 /**

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import type { ConcurrencyClass, InterruptBehavior, ToolRetryPolicy } from '../dispatch/prepared-call';
+import type { ConcurrencyClass, InterruptBehavior } from '../dispatch/prepared-call';
+import type { ToolRetryPolicy } from '../kernel/tool-retry-policy';
 import type { ToolOrigin } from './tool';
 import type { ToolCallContext, ToolExecutionContext } from './tool-context';
 import type { InputValidation, PermissionDecision } from './tool-verdicts';

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
-import type { JsonObject } from '../dispatch/json-value';
-import type { ConcurrencyClass, InterruptBehavior, ToolRetryPolicy } from '../dispatch/prepared-call';
+import type { JsonObject } from '../kernel/json-value';
+import type { ConcurrencyClass, InterruptBehavior } from '../dispatch/prepared-call';
+import type { ToolRetryPolicy } from '../kernel/tool-retry-policy';
 import type { ToolCallContext, ToolExecutionContext } from './tool-context';
 import type { InputValidation, PermissionDecision } from './tool-verdicts';
 

@@ -3,7 +3,6 @@ import path from 'node:path';
 import { Worker } from '@temporalio/worker';
 import type { NativeConnection, WorkerOptions, WorkflowBundle } from '@temporalio/worker';
 import { createSessionActivities } from '../../activities/create-session-activities';
-import { createSmokeActivities } from '../../activities/smoke-activities';
 import type { ModelAdapter } from '../models/model-adapter';
 import type { ToolHooks } from '../tools/lifecycle/tool-hooks';
 import type { AnyTool } from '../tools/tool';
@@ -55,7 +54,6 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
   const store =
     typeof options.contentStore === 'object' ? options.contentStore : openContentStore(options.contentStore);
   const activities = {
-    ...createSmokeActivities(),
     ...createSessionActivities({
       registry,
       scriptedModels,

@@ -6,7 +6,7 @@ import { supportDeskScript } from '../../examples/support-desk/support-desk-scri
 import { createSupportDeskTools } from '../../examples/support-desk/support-desk-tools';
 import type { SessionHandle } from '../../src/client/session-handle';
 import { renderTranscriptEntry } from '../../src/cli/render/render-transcript-entry';
-import type { SessionRuleStateView } from '../../src/session/session-views';
+import type { SessionRuleStateView, SessionStatusView } from '../../src/session/session-views';
 import { connectToHarness, uniqueName } from '../harness/connect';
 import type { HarnessConnections } from '../harness/connect';
 import { pollUntil } from '../helpers/poll-until';
@@ -18,6 +18,7 @@ import type { CliResult } from './support/run-cli';
 
 const rulesFile = path.join(__dirname, '..', '..', 'examples', 'support-desk', 'support-desk-rules.yaml');
 const firstMessage = 'ada@example.com says order ORD-1001 arrived broken. Please refund it and keep a ticket of it.';
+const approvalReason = 'refund ok, signed off by the CLI test';
 
 /** The lines a command wrote to stderr (without the final newline). */
 function stderrLines(result: CliResult): string[] {
@@ -26,36 +27,21 @@ function stderrLines(result: CliResult): string[] {
 
 /**
  * The real `toolrail` CLI (child processes of `node bin/toolrail.cjs`) against the harness's dev
- * server and a running worker with the support-desk tools and the demo's scripted model. The tests
- * follow one session through its life, in order: start, send, state, sessions, deny, approve,
- * transcript; then the offline commands on a broken rules file.
+ * server and a running worker with the support-desk tools and the demo's scripted model. Each test
+ * brings its own session to the stage of its life it needs (started, waiting for approval, ended),
+ * so the tests pass alone and in any order.
  */
 describe('the toolrail CLI', () => {
   let connections: HarnessConnections;
   let worker: BackgroundWorker;
-  let session: SessionHandle;
-  const sessionId = uniqueName('cli-session');
+  const sessions: SessionHandle[] = [];
   const connection = (): string[] => [...harnessConnectionArgs(), '--task-queue', worker.taskQueue];
-  const sessionUrl = (): string =>
+  const sessionUrl = (sessionId: string): string =>
     `${inject('temporalUiAddress')}/namespaces/${inject('temporalNamespace')}/workflows/${sessionId}`;
 
-  beforeAll(async () => {
-    connections = await connectToHarness();
-    worker = await startBackgroundWorker({
-      connections,
-      tools: createSupportDeskTools({ searchDelayMs: 200 }),
-      scriptedModels: { 'support-desk': supportDeskScript() },
-    });
-    session = worker.client.getSession(sessionId);
-  });
-
-  afterAll(async () => {
-    await endSession(session);
-    await worker?.stop();
-    await connections?.close();
-  });
-
-  it('start: starts a session from a rules file and prints its id and Web UI address', async () => {
+  /** Starts a session with the CLI, as a user would, and returns it once it waits for its first message. */
+  async function startIdleSession(): Promise<{ sessionId: string; session: SessionHandle; started: CliResult }> {
+    const sessionId = uniqueName('cli-session');
     const started = await runCli([
       'start',
       '--rules',
@@ -68,17 +54,56 @@ describe('the toolrail CLI', () => {
       sessionId,
       ...connection(),
     ]);
-    expect(started.stderr).toBe('');
-    expect(started.code).toBe(0);
-    expect(started.stdout).toBe(`session ${sessionId}\n${sessionUrl()}\n`);
-    // The session runs on the worker and waits for its first message; the printed address is served.
-    const status = await pollUntil(
+    const session = worker.client.getSession(sessionId);
+    sessions.push(session);
+    await pollUntil(
       () => session.status(),
       (s) => s.status === 'idle',
       { timeoutMs: 30_000 },
     );
-    expect(status.counters.runs).toBe(0);
-    expect((await fetch(sessionUrl())).status).toBe(200);
+    return { sessionId, session, started };
+  }
+
+  /** A session whose run reached the refund that waits for approval. */
+  async function startSessionAwaitingApproval(): Promise<{ sessionId: string; session: SessionHandle }> {
+    const { sessionId, session } = await startIdleSession();
+    await session.send(firstMessage);
+    await untilApprovalPending(session);
+    return { sessionId, session };
+  }
+
+  /** A session whose refund was approved and whose run went on to its end. */
+  async function startEndedRun(): Promise<{ sessionId: string; session: SessionHandle }> {
+    const { sessionId, session } = await startSessionAwaitingApproval();
+    const [pending] = (await session.ruleState()).pendingApprovals;
+    await session.approve(pending?.callId ?? '', approvalReason);
+    await untilRunEnded(session);
+    return { sessionId, session };
+  }
+
+  beforeAll(async () => {
+    connections = await connectToHarness();
+    worker = await startBackgroundWorker({
+      connections,
+      tools: createSupportDeskTools({ searchDelayMs: 200 }),
+      scriptedModels: { 'support-desk': supportDeskScript() },
+    });
+  });
+
+  afterAll(async () => {
+    await Promise.all(sessions.map((session) => endSession(session)));
+    await worker?.stop();
+    await connections?.close();
+  });
+
+  it('start: starts a session from a rules file and prints its id and Web UI address', async () => {
+    // The session runs on the worker and waits for its first message; the printed address is served.
+    const { sessionId, session, started } = await startIdleSession();
+    expect(started.stderr).toBe('');
+    expect(started.code).toBe(0);
+    expect(started.stdout).toBe(`session ${sessionId}\n${sessionUrl(sessionId)}\n`);
+    expect((await session.status()).counters.runs).toBe(0);
+    expect((await fetch(sessionUrl(sessionId))).status).toBe(200);
   });
 
   it('start: without --session-id, a fresh session id is made up and printed', async () => {
@@ -89,6 +114,7 @@ describe('the toolrail CLI', () => {
       `${inject('temporalUiAddress')}/namespaces/${inject('temporalNamespace')}/workflows/${match?.[1]}`,
     );
     const other = worker.client.getSession(match?.[1] ?? '');
+    sessions.push(other);
     expect((await other.workflow.describe()).status.name).toBe('RUNNING');
     await other.end();
     expect((await other.result()).status).toBe('completed');
@@ -122,20 +148,18 @@ describe('the toolrail CLI', () => {
   });
 
   it('send: a user message starts a run, which goes on until a refund waits for approval', async () => {
+    const { sessionId, session } = await startIdleSession();
     const sent = await runCli(['send', sessionId, ...firstMessage.split(' '), ...connection()]);
     expect(sent.stderr).toBe('');
     expect(sent.code).toBe(0);
     expect(sent.stdout).toBe(`sent to ${sessionId}\n`);
-    const state = await pollUntil(
-      () => session.ruleState(),
-      (s) => s.pendingApprovals.length > 0,
-      { timeoutMs: 60_000 },
-    );
+    const state = await untilApprovalPending(session);
     expect(state.pendingApprovals.map((approval) => approval.toolName)).toEqual(['issue_refund']);
     expect((await session.transcript())[0]).toMatchObject({ kind: 'user', turn: 0, text: firstMessage });
   });
 
   it('state: prints visible tools, hidden tools with reasons, counts and the pending approval as a table', async () => {
+    const { sessionId, session } = await startSessionAwaitingApproval();
     const [state, status] = await Promise.all([session.ruleState(), session.status()]);
     const shown = await runCli(['state', sessionId, ...connection()]);
     expect(shown.stderr).toBe('');
@@ -169,6 +193,7 @@ describe('the toolrail CLI', () => {
   });
 
   it('sessions: lists the session under its status only (the ToolrailStatus search attribute)', async () => {
+    const { sessionId } = await startSessionAwaitingApproval();
     // Search attributes reach the list through the visibility store a moment later: poll.
     const awaiting = await pollUntil(
       () => runCli(['sessions', '--status', 'awaiting_approval', '--json', ...connection()]),
@@ -184,7 +209,7 @@ describe('the toolrail CLI', () => {
     expect(table.code).toBe(0);
     expect(table.stdout.split('\n')[0]).toMatch(/^SESSION +STATUS +WORKFLOW +STARTED +UI$/);
     expect(table.stdout).toMatch(
-      new RegExp(`^${escape(sessionId)} +awaiting_approval +RUNNING +\\S+ +${escape(sessionUrl())}$`, 'm'),
+      new RegExp(`^${escape(sessionId)} +awaiting_approval +RUNNING +\\S+ +${escape(sessionUrl(sessionId))}$`, 'm'),
     );
 
     const idle = await runCli(['sessions', '--status', 'idle', '--json', ...connection()]);
@@ -200,7 +225,8 @@ describe('the toolrail CLI', () => {
   });
 
   it('deny: an unknown call id is refused (exit 2, one line) and nothing changes', async () => {
-    const before = await sessionSnapshot();
+    const { sessionId, session } = await startSessionAwaitingApproval();
+    const before = await sessionSnapshot(session);
     const denied = await runCli(['deny', sessionId, 'call_that_does_not_exist', '--reason', 'no', ...connection()]);
     expect(denied.code).toBe(2);
     expect(denied.stdout).toBe('');
@@ -209,30 +235,18 @@ describe('the toolrail CLI', () => {
       `toolrail deny: no call call_that_does_not_exist waits for approval; waiting: ${pendingId}`,
     ]);
     // The update was rejected by its validator: not even an event in the history.
-    expect(await sessionSnapshot()).toEqual(before);
+    expect(await sessionSnapshot(session)).toEqual(before);
   });
 
   it('approve: the pending refund runs and the run goes on to its end', async () => {
+    const { sessionId, session } = await startSessionAwaitingApproval();
     const [pending] = (await session.ruleState()).pendingApprovals;
     const callId = pending?.callId ?? '';
-    const approved = await runCli([
-      'approve',
-      sessionId,
-      callId,
-      '--reason',
-      'refund ok, signed off by the CLI test',
-      ...connection(),
-    ]);
+    const approved = await runCli(['approve', sessionId, callId, '--reason', approvalReason, ...connection()]);
     expect(approved.stderr).toBe('');
     expect(approved.code).toBe(0);
     expect(approved.stdout).toBe(`approved ${callId} in ${sessionId}\n`);
-    const status = await pollUntil(
-      () => session.status(),
-      (s) => s.status === 'idle' && s.lastRunEnd !== null,
-      {
-        timeoutMs: 60_000,
-      },
-    );
+    const status = await untilRunEnded(session);
     expect(status.lastRunEnd).toBe('terminal');
     expect(status.lastTool).toBe('close_ticket');
     expect((await session.ruleState()).rules.forbidden.map(({ tool }) => tool)).toEqual(['issue_refund']);
@@ -244,6 +258,7 @@ describe('the toolrail CLI', () => {
   });
 
   it('transcript: prints the session turn by turn, refusals with reasons, the approval and the results', async () => {
+    const { sessionId, session } = await startEndedRun();
     const entries = await session.transcript();
     const printed = await runCli(['transcript', sessionId, ...connection()]);
     expect(printed.stderr).toBe('');
@@ -328,13 +343,15 @@ describe('the toolrail CLI', () => {
     const missing = await runCli(['state']);
     expect(missing.code).toBe(2);
     expect(stderrLines(missing)[0]).toBe('toolrail state: missing arguments (see --help)');
-    const unknown = await runCli(['stat', sessionId]);
+    const unknown = await runCli(['stat', 'session-1']);
     expect(unknown.code).toBe(2);
     expect(stderrLines(unknown)).toEqual(["toolrail: unknown command 'stat'. Run `toolrail --help` for the list."]);
   });
 
   /** What must not change when a command is refused: the rule state, the status and the history length. */
-  async function sessionSnapshot(): Promise<{ state: SessionRuleStateView; status: unknown; historyLength: number }> {
+  async function sessionSnapshot(
+    session: SessionHandle,
+  ): Promise<{ state: SessionRuleStateView; status: unknown; historyLength: number }> {
     const [state, status, history] = await Promise.all([
       session.ruleState(),
       session.status(),
@@ -343,6 +360,24 @@ describe('the toolrail CLI', () => {
     return { state, status, historyLength: history.events?.length ?? 0 };
   }
 });
+
+/** Waits until the session's run stopped at a call that waits for approval; returns the rule state then. */
+function untilApprovalPending(session: SessionHandle): Promise<SessionRuleStateView> {
+  return pollUntil(
+    () => session.ruleState(),
+    (s) => s.pendingApprovals.length > 0,
+    { timeoutMs: 60_000 },
+  );
+}
+
+/** Waits until the session's run ended and the session waits for a message again. */
+function untilRunEnded(session: SessionHandle): Promise<SessionStatusView> {
+  return pollUntil(
+    () => session.status(),
+    (s) => s.status === 'idle' && s.lastRunEnd !== null,
+    { timeoutMs: 60_000 },
+  );
+}
 
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

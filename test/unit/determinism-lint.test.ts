@@ -15,7 +15,7 @@ async function lintAs(file: string, code: string): Promise<string[]> {
 describe('the determinism lint', { timeout: 120_000 }, () => {
   it('refuses node:fs in a file under workflows/', async () => {
     const rules = await lintAs(
-      'workflows/smoke-workflow.ts',
+      'workflows/agent-session.ts',
       "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n",
     );
     expect(rules).toContain('no-restricted-imports');

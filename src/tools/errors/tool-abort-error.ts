@@ -1,4 +1,4 @@
-const marker = Symbol.for('toolrail.error.TOOL_ABORTED');
+import { ToolrailError } from '../../kernel/toolrail-error';
 
 /** The abort codes a caller can give a running call; they become the outcome's code. */
 export type ToolAbortCode = 'INTERRUPTED' | 'SIBLING_ABORTED' | 'TIMEOUT';
@@ -8,18 +8,13 @@ export type ToolAbortCode = 'INTERRUPTED' | 'SIBLING_ABORTED' | 'TIMEOUT';
  * why: `controller.abort(new ToolAbortError({ code: 'SIBLING_ABORTED', message: 'read_file failed' }))`.
  * Any other abort reason is reported as `INTERRUPTED`.
  */
-export class ToolAbortError extends Error {
-  readonly [marker] = true;
-  readonly code: ToolAbortCode;
+export class ToolAbortError extends ToolrailError {
+  static override readonly brand = Symbol.for('toolrail.error.TOOL_ABORTED');
+  declare readonly code: ToolAbortCode;
 
   constructor({ code, message }: { code: ToolAbortCode; message?: string }) {
-    super(message ?? defaultMessages[code]);
+    super({ code, message: message ?? defaultMessages[code] });
     this.name = 'ToolAbortError';
-    this.code = code;
-  }
-
-  static isInstance(error: unknown): error is ToolAbortError {
-    return typeof error === 'object' && error !== null && marker in error;
   }
 }
 

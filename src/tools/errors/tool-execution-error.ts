@@ -1,22 +1,18 @@
-const marker = Symbol.for('toolrail.error.TOOL_EXECUTION_FAILED');
+import { ToolrailError } from '../../kernel/toolrail-error';
 
 /**
  * What a tool throws to fail on purpose, with a message written for the model. Unlike other thrown
  * errors it is not retried unless it says `retryable: true`.
  */
-export class ToolExecutionError extends Error {
-  readonly code = 'TOOL_EXECUTION_FAILED';
-  readonly [marker] = true;
+export class ToolExecutionError extends ToolrailError {
+  static override readonly brand = Symbol.for('toolrail.error.TOOL_EXECUTION_FAILED');
+  declare readonly code: 'TOOL_EXECUTION_FAILED';
   /** Whether running the call again may succeed. Defaults to false. */
   readonly retryable: boolean;
 
   constructor({ message, retryable = false, cause }: { message: string; retryable?: boolean; cause?: unknown }) {
-    super(message, cause === undefined ? undefined : { cause });
+    super({ code: 'TOOL_EXECUTION_FAILED', message, cause });
     this.name = 'ToolExecutionError';
     this.retryable = retryable;
-  }
-
-  static isInstance(error: unknown): error is ToolExecutionError {
-    return typeof error === 'object' && error !== null && marker in error;
   }
 }

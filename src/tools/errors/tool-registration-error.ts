@@ -1,4 +1,4 @@
-const marker = Symbol.for('toolrail.error.TOOL_REGISTRATION_REFUSED');
+import { ToolrailError } from '../../kernel/toolrail-error';
 
 /** Why the registry refused a tool. */
 export const ToolRegistrationRefusal = {
@@ -16,9 +16,9 @@ export const ToolRegistrationRefusal = {
 export type ToolRegistrationRefusal = (typeof ToolRegistrationRefusal)[keyof typeof ToolRegistrationRefusal];
 
 /** Raised by `ToolRegistry.register` when a tool would make name resolution ambiguous or hijackable. */
-export class ToolRegistrationError extends Error {
-  readonly code = 'TOOL_REGISTRATION_REFUSED';
-  readonly [marker] = true;
+export class ToolRegistrationError extends ToolrailError {
+  static override readonly brand = Symbol.for('toolrail.error.TOOL_REGISTRATION_REFUSED');
+  declare readonly code: 'TOOL_REGISTRATION_REFUSED';
   readonly toolName: string;
   readonly reason: ToolRegistrationRefusal;
   /** The contested name (the tool's own name or one of its aliases). */
@@ -35,14 +35,13 @@ export class ToolRegistrationError extends Error {
     contestedName: string;
     detail: string;
   }) {
-    super(`Tool "${toolName}" was not registered (${reason}): ${detail}`);
+    super({
+      code: 'TOOL_REGISTRATION_REFUSED',
+      message: `Tool "${toolName}" was not registered (${reason}): ${detail}`,
+    });
     this.name = 'ToolRegistrationError';
     this.toolName = toolName;
     this.reason = reason;
     this.contestedName = contestedName;
-  }
-
-  static isInstance(error: unknown): error is ToolRegistrationError {
-    return typeof error === 'object' && error !== null && marker in error;
   }
 }

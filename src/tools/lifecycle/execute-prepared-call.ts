@@ -1,5 +1,5 @@
 import { createToolErrorOutcome } from '../../dispatch/create-tool-error-outcome';
-import type { JsonObject } from '../../dispatch/json-value';
+import type { JsonObject } from '../../kernel/json-value';
 import type { PreparedCall } from '../../dispatch/prepared-call';
 import { ToolErrorCode } from '../../dispatch/tool-error-code';
 import type { ToolOutcome } from '../../dispatch/tool-outcome';

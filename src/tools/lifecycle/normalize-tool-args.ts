@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../dispatch/json-value';
+import type { JsonObject } from '../../kernel/json-value';
 import type { ToolIssue } from '../../dispatch/tool-issue';
 import { isJsonObject } from '../schema/is-json-object';
 import { toJsonValue } from './to-json-value';

@@ -3,7 +3,7 @@ import type { PermissionBehavior, PreparedCall } from '../../dispatch/prepared-c
 import type { ToolCatalog } from '../../dispatch/tool-catalog';
 import { ToolErrorCode } from '../../dispatch/tool-error-code';
 import type { ToolIssue } from '../../dispatch/tool-issue';
-import { TOOL_SEARCH_NAME } from '../../dispatch/tool-search-name';
+import { TOOL_SEARCH_NAME } from '../tool-search/tool-search-name';
 import type { ToolErrorOutcome } from '../../dispatch/tool-outcome';
 import { buildToolCatalog } from '../catalog/build-tool-catalog';
 import { describeError } from '../describe-error';
@@ -11,7 +11,7 @@ import type { AnyTool } from '../tool';
 import type { ToolCallContext } from '../tool-context';
 import type { ToolRegistry } from '../tool-registry';
 import { parseToolArgs } from './parse-tool-args';
-import type { ProposedToolCall } from './proposed-tool-call';
+import type { ProposedToolCall } from '../../kernel/proposed-tool-call';
 import { resolveExecutionOptions } from './resolve-execution-options';
 import { toJsonValue } from './to-json-value';
 import type { ToolSessionContext } from './tool-session-context';
@@ -41,7 +41,7 @@ export async function prepareToolCall(options: PrepareToolCallOptions): Promise<
   } catch (error) {
     // Only a hand-built tool that bypassed defineTool's wrappers can get here; refuse, do not crash.
     return createToolErrorOutcome({
-      callId: options.call.callId,
+      callId: options.call.id,
       toolName: String(options.call.name),
       code: ToolErrorCode.VALIDATION_ERROR,
       message: `The call could not be checked: ${describeError(error)}`,
@@ -56,7 +56,7 @@ async function prepareOrRefuse({
   catalog,
 }: PrepareToolCallOptions): Promise<PreparedCall | ToolErrorOutcome> {
   const fail = (toolName: string, code: ToolErrorCode, message: string, issues?: readonly ToolIssue[]) =>
-    createToolErrorOutcome({ callId: call.callId, toolName, code, message, issues });
+    createToolErrorOutcome({ callId: call.id, toolName, code, message, issues });
 
   const resolved = typeof call.name === 'string' ? registry.resolve(call.name) : undefined;
   const unavailable = resolved === undefined ? undefined : whyUnavailable(resolved.tool, catalog);
@@ -98,7 +98,7 @@ async function prepareOrRefuse({
 
   const callContext: ToolCallContext = {
     sessionId: context.sessionId,
-    callId: call.callId,
+    callId: call.id,
     interactive: context.interactive,
     signal: context.signal ?? new AbortController().signal,
   };
@@ -117,7 +117,7 @@ async function prepareOrRefuse({
 
   return {
     type: 'prepared-call',
-    callId: call.callId,
+    callId: call.id,
     requestedName: call.name,
     toolName: tool.name,
     args: parsed.args,

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../dispatch/json-value';
+import type { JsonObject } from '../../kernel/json-value';
 import type { PreparedCall } from '../../dispatch/prepared-call';
 import { describeError } from '../describe-error';
 import { normalizeToolArgs } from './normalize-tool-args';

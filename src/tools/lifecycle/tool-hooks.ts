@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../dispatch/json-value';
+import type { JsonObject } from '../../kernel/json-value';
 import type { PreparedCall } from '../../dispatch/prepared-call';
 import type { ToolOutcome } from '../../dispatch/tool-outcome';
 

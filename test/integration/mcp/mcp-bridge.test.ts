@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 async function prepare(registry: ToolRegistry, name: string, args: unknown): Promise<PreparedCall | ToolOutcome> {
-  return prepareToolCall({ registry, call: { callId: `call-${name}-${Math.random()}`, name, args }, context });
+  return prepareToolCall({ registry, call: { id: `call-${name}-${Math.random()}`, name, args }, context });
 }
 
 async function call(
@@ -43,14 +43,6 @@ async function call(
     offload: { directory },
     approved: true,
   });
-}
-
-async function eventually(check: () => Promise<boolean> | boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
 }
 
 describe('MCP bridge over stdio', () => {
@@ -169,23 +161,27 @@ describe('MCP bridge over stdio', () => {
 
   it('cancels the server-side request when the call is aborted', async () => {
     const controller = new AbortController();
-    setTimeout(
-      () => controller.abort(new ToolAbortError({ code: 'INTERRUPTED', message: 'The user interrupted.' })),
-      200,
+    // The first progress notification proves the server-side wait is running: interrupt it then.
+    const interrupt = () =>
+      controller.abort(new ToolAbortError({ code: 'INTERRUPTED', message: 'The user interrupted.' }));
+    const outcome = await call(
+      registry,
+      'mcp__fixture__wait',
+      { ms: 600_000 },
+      { signal: controller.signal, heartbeat: interrupt },
     );
-    const started = Date.now();
-    const outcome = await call(registry, 'mcp__fixture__wait', { ms: 20_000 }, { signal: controller.signal });
     expect(outcome).toMatchObject({ type: 'tool-error', code: 'INTERRUPTED', message: 'The user interrupted.' });
-    expect(Date.now() - started).toBeLessThan(5_000);
-    await eventually(async () => {
-      const status = await call(registry, 'mcp__fixture__last_wait', {});
-      return status.type === 'tool-result' && status.output === 'cancelled';
+    // `last_wait` answers once the server-side wait has ended.
+    expect(await call(registry, 'mcp__fixture__last_wait', {})).toMatchObject({
+      type: 'tool-result',
+      output: 'cancelled',
     });
   });
 
   it('picks up a changed tool list at the next sync', async () => {
     await call(registry, 'mcp__fixture__unlock_extra_tool', {});
-    await eventually(() => connection.toolListChanged);
+    // The server announces the change before it answers the call, on the same ordered stream.
+    expect(connection.toolListChanged).toBe(true);
     const sync = await syncMcpTools({ registry, connection });
     expect(sync.added).toEqual(['mcp__fixture__extra']);
     expect(sync.removed).toEqual([]);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   createScriptedModel,
   latestToolResults,
@@ -138,23 +138,37 @@ describe('createScriptedModel', () => {
     });
   });
 
-  it('waits a step delay before answering', async () => {
-    const model = createScriptedModel([textResponse('slow', { delayMs: 120 })]);
-    const startedAt = performance.now();
-    await model.complete(requestAt(0), { signal: live() });
-    expect(performance.now() - startedAt).toBeGreaterThanOrEqual(100);
-  });
+  describe('with a step delay (fake timers)', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
 
-  it('cuts a step delay short with ABORTED when the signal aborts', async () => {
-    const model = createScriptedModel([textResponse('never', { delayMs: 60_000 })]);
-    const controller = new AbortController();
-    const call = rejection(model.complete(requestAt(0), { signal: controller.signal }));
-    setTimeout(() => controller.abort(new Error('interrupted by the user')), 20);
-    const startedAt = performance.now();
-    const error = await call;
-    expect(performance.now() - startedAt).toBeLessThan(1_000);
-    expect(error).toMatchObject({ code: 'ABORTED', retryable: false });
-    expect(error.message).toContain('interrupted by the user');
+    it('answers only once the delay has passed', async () => {
+      vi.useFakeTimers();
+      const model = createScriptedModel([textResponse('slow', { delayMs: 120 })]);
+      let answered = false;
+      const call = model.complete(requestAt(0), { signal: live() }).then((response) => {
+        answered = true;
+        return response;
+      });
+      await vi.advanceTimersByTimeAsync(119);
+      expect(answered).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(answered).toBe(true);
+      expect((await call).text).toBe('slow');
+    });
+
+    it('cuts the delay short with ABORTED when the signal aborts, with no time passing', async () => {
+      vi.useFakeTimers();
+      const model = createScriptedModel([textResponse('never', { delayMs: 60_000 })]);
+      const controller = new AbortController();
+      const call = rejection(model.complete(requestAt(0), { signal: controller.signal }));
+      controller.abort(new Error('interrupted by the user'));
+      const error = await call;
+      expect(vi.getTimerCount()).toBe(0);
+      expect(error).toMatchObject({ code: 'ABORTED', retryable: false });
+      expect(error.message).toContain('interrupted by the user');
+    });
   });
 
   it('rejects with ABORTED when the signal is already aborted', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toAnthropicMessages } from '../../../src/models/to-anthropic-messages';
+import { toAnthropicMessages } from '../../../src/models/anthropic-messages-model';
 
 describe('toAnthropicMessages', () => {
   it('puts the results of parallel calls in one user message, before a user message that arrived after them', () => {

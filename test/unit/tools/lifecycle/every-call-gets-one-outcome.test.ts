@@ -42,7 +42,7 @@ describe('the lifecycle as the workflow drives it', () => {
       fc.asyncProperty(fc.array(proposedCall, { maxLength: 12 }), fc.boolean(), async (calls, interactive) => {
         const registry = sampleRegistry();
         const context = { sessionId: 'property', interactive };
-        const proposed = calls.map((call, index) => ({ callId: `c${index}`, ...call }));
+        const proposed = calls.map((call, index) => ({ id: `c${index}`, ...call }));
         const prepared = await Promise.all(proposed.map((call) => prepareToolCall({ registry, call, context })));
         const outcomes = new Map<string, ToolOutcome>();
         for (const entry of prepared) if (entry.type === 'tool-error') outcomes.set(entry.callId, entry);
@@ -66,7 +66,7 @@ describe('the lifecycle as the workflow drives it', () => {
             outcomes.set(outcome.callId, outcome);
           }
         }
-        const ordered = proposed.map((call) => outcomes.get(call.callId));
+        const ordered = proposed.map((call) => outcomes.get(call.id));
         expect(ordered.every((outcome) => outcome !== undefined)).toBe(true);
         expect(outcomes.size).toBe(proposed.length);
         for (const outcome of ordered) expect(JSON.parse(JSON.stringify(outcome))).toEqual(outcome);

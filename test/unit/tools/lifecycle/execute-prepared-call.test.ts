@@ -28,7 +28,7 @@ afterAll(async () => {
 async function prepareIn(registry: ToolRegistry, name: string, args: unknown): Promise<PreparedCall> {
   const prepared = await prepareToolCall({
     registry,
-    call: { callId: `call-${name}`, name, args },
+    call: { id: `call-${name}`, name, args },
     context: interactive,
   });
   if (prepared.type !== 'prepared-call') throw new Error(`could not prepare: ${prepared.message}`);
@@ -297,11 +297,9 @@ describe('executePreparedCall', () => {
   describe('aborts', () => {
     it('reports a sibling abort with its own code even when the tool ignores its signal', async () => {
       const controller = new AbortController();
+      // The abort arrives while the tool runs: from inside it, so no timer decides the order.
       const tool = slowTool(() => {
-        setTimeout(
-          () => controller.abort(new ToolAbortError({ code: 'SIBLING_ABORTED', message: 'read_file failed' })),
-          5,
-        );
+        controller.abort(new ToolAbortError({ code: 'SIBLING_ABORTED', message: 'read_file failed' }));
       });
       const outcome = await run('slow', {}, { tools: [tool], context: { ...interactive, signal: controller.signal } });
       expect(outcome).toMatchObject({ code: 'SIBLING_ABORTED', message: 'read_file failed', retryable: false });
@@ -312,7 +310,7 @@ describe('executePreparedCall', () => {
       let toolSignal: AbortSignal | undefined;
       const tool = slowTool((signal) => {
         toolSignal = signal;
-        setTimeout(() => controller.abort(), 5);
+        controller.abort();
       });
       const outcome = await run('slow', {}, { tools: [tool], context: { ...interactive, signal: controller.signal } });
       expect(outcome).toMatchObject({ code: 'INTERRUPTED' });

@@ -12,7 +12,7 @@ async function prepare(
   args: unknown,
   context: { sessionId: string; interactive: boolean } = interactive,
 ) {
-  return prepareToolCall({ registry: sampleRegistry(), call: { callId: 'call-1', name, args }, context });
+  return prepareToolCall({ registry: sampleRegistry(), call: { id: 'call-1', name, args }, context });
 }
 
 function expectError(result: PreparedCall | ToolErrorOutcome): ToolErrorOutcome {
@@ -106,7 +106,7 @@ describe('prepareToolCall', () => {
     for (const args of ['', '  ', undefined, null]) {
       const result = await prepareToolCall({
         registry,
-        call: { callId: 'c', name: 'now', args },
+        call: { id: 'c', name: 'now', args },
         context: interactive,
       });
       expect(expectPrepared(result).args).toEqual({});
@@ -180,7 +180,7 @@ describe('prepareToolCall', () => {
     const outcome = await prepareToolCall({
       registry,
       catalog,
-      call: { callId: 'c', name: 'late', args: {} },
+      call: { id: 'c', name: 'late', args: {} },
       context: interactive,
     });
     expect(expectError(outcome).code).toBe('UNKNOWN_TOOL');
@@ -198,7 +198,7 @@ describe('prepareToolCall', () => {
       }),
     );
     const hidden = buildToolCatalog({ registry });
-    const call = { callId: 'c', name: 'send_mail', args: {} };
+    const call = { id: 'c', name: 'send_mail', args: {} };
     const outcome = expectError(await prepareToolCall({ registry, catalog: hidden, call, context: interactive }));
     expect(outcome.code).toBe('TOOL_NOT_LOADED');
     expect(outcome.message).toContain('select:send_mail');
@@ -221,7 +221,7 @@ describe('prepareToolCall', () => {
     );
     const outcome = await prepareToolCall({
       registry,
-      call: { callId: 'c', name: 'off', args: {} },
+      call: { id: 'c', name: 'off', args: {} },
       context: interactive,
     });
     expect(expectError(outcome).code).toBe('UNKNOWN_TOOL');

@@ -1,4 +1,7 @@
-import type { ToolRetryPolicy } from '../dispatch/prepared-call';
+import type { ToolRetryPolicy } from './tool-retry-policy';
+
+/** Largest number of calls in one concurrent batch unless configured otherwise. */
+export const DEFAULT_MAX_TOOL_CONCURRENCY = 10;
 
 /** `maxResultSizeChars` of a tool that declares none, in characters. */
 export const DEFAULT_MAX_RESULT_SIZE_CHARS = 50_000;
@@ -16,6 +19,3 @@ export const DEFAULT_READ_ONLY_RETRY: ToolRetryPolicy = {
 
 /** The policy of calls that must run at most once: destructive ones, and writes without a declared policy. */
 export const AT_MOST_ONCE: ToolRetryPolicy = { ...DEFAULT_READ_ONLY_RETRY, maximumAttempts: 1 };
-
-/** Names the model can call: what OpenAI, Anthropic and Gemini all accept. */
-export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;

@@ -1,0 +1,17 @@
+/**
+ * The shared kernel: what every part (rules, tools, dispatch, models, session, workflow) agrees on.
+ * Pure and deterministic, no Node built-ins, so the workflow may import it.
+ * @module
+ */
+export {
+  AT_MOST_ONCE,
+  DEFAULT_MAX_RESULT_SIZE_CHARS,
+  DEFAULT_MAX_TOOL_CONCURRENCY,
+  DEFAULT_READ_ONLY_RETRY,
+  DEFAULT_TOOL_TIMEOUT_MS,
+} from './defaults';
+export type { JsonObject, JsonValue } from './json-value';
+export type { ProposedToolCall } from './proposed-tool-call';
+export type { ToolRetryPolicy } from './tool-retry-policy';
+export { ToolrailError } from './toolrail-error';
+export type { ToolrailErrorOptions } from './toolrail-error';

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { ToolrailError } from '../../../src/kernel/toolrail-error';
+import { ModelError } from '../../../src/models/model-error';
+import { ToolAbortError } from '../../../src/tools/errors/tool-abort-error';
+import { ToolExecutionError } from '../../../src/tools/errors/tool-execution-error';
+
+describe('ToolrailError', () => {
+  it('gives every subclass a stable code and a cause', () => {
+    const cause = new Error('socket closed');
+    const error = new ToolExecutionError({ message: 'the disk is full', cause });
+    expect(error.code).toBe('TOOL_EXECUTION_FAILED');
+    expect(error.message).toBe('the disk is full');
+    expect(error.cause).toBe(cause);
+    expect(error).toBeInstanceOf(ToolrailError);
+    expect(error).toBeInstanceOf(Error);
+  });
+
+  it('recognises an instance of its own class and of the base, not of a sibling class', () => {
+    const error = new ToolAbortError({ code: 'TIMEOUT' });
+    expect(ToolAbortError.isInstance(error)).toBe(true);
+    expect(ToolrailError.isInstance(error)).toBe(true);
+    expect(ToolExecutionError.isInstance(error)).toBe(false);
+    expect(ModelError.isInstance(error)).toBe(false);
+  });
+
+  it('recognises an instance from another copy of the module by its Symbol.for brand', () => {
+    const copy = Object.assign(new Error('from another realm'), {
+      [Symbol.for('toolrail.error')]: true,
+      [Symbol.for('toolrail.error.TOOL_ABORTED')]: true,
+      code: 'INTERRUPTED',
+    });
+    expect(ToolAbortError.isInstance(copy)).toBe(true);
+    expect(ToolrailError.isInstance(copy)).toBe(true);
+  });
+
+  it('refuses plain errors and non-objects', () => {
+    for (const value of [new Error('plain'), { code: 'TIMEOUT' }, 'TIMEOUT', null, undefined]) {
+      expect(ToolrailError.isInstance(value)).toBe(false);
+      expect(ToolAbortError.isInstance(value)).toBe(false);
+    }
+  });
+});
