@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -5,13 +6,23 @@ import { defineConfig } from 'vitest/config';
  * server that `test/harness/global-setup.ts` starts per run; `e2e` drives the CLI and the Temporal
  * Web UI in a real browser against a server with its UI on.
  */
+/** `toolrail` resolves to the TypeScript sources in the repository (as tsconfig's `paths` says). */
+const resolve = {
+  alias: [
+    { find: /^toolrail$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+    { find: /^toolrail\/testing$/, replacement: fileURLToPath(new URL('./src/testing.ts', import.meta.url)) },
+  ],
+};
+
 export default defineConfig({
   test: {
     projects: [
       {
+        resolve,
         test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'src/**/*.test.ts'], testTimeout: 20_000 },
       },
       {
+        resolve,
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts', 'test/replay/**/*.test.ts'],
@@ -24,6 +35,7 @@ export default defineConfig({
         },
       },
       {
+        resolve,
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
