@@ -46,7 +46,6 @@ export {
   ToolAbortError,
   ToolRegistrationError,
   ToolRegistrationRefusal,
-  InvalidMaxToolConcurrencyError,
   SchemaFlatteningError,
 } from './tools';
 export type { ToolAbortCode } from './tools';

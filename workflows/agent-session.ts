@@ -16,7 +16,7 @@ import { SessionContext } from './session/session-context';
  * past `idleTimeoutMs`, or (with `closeWhenIdle`) when a run ends with nothing queued.
  */
 export async function agentSession(input: SessionInput): Promise<SessionStatusView> {
-  const limits = resolveSessionLimits(input.limits, input.rules.settings.maxTurnsPerRun);
+  const limits = resolveSessionLimits(input.limits, input.rules.settings.maxTurnsPerRun, input.interactive);
   const context = new SessionContext(workflowInfo().workflowId, input, limits, () => freshState(input));
   installSessionHandlers(context);
   if (input.carried === undefined && input.firstMessage !== undefined) context.queuedMessages.push(input.firstMessage);
