@@ -2,6 +2,7 @@ import { condition } from '@temporalio/workflow';
 import type { PreparedCall } from '../../src/dispatch/prepared-call';
 import type { SessionContext } from './session-context';
 import { publishSessionState } from './publish-session-state';
+import { workflowNow } from '../workflow-now';
 
 /** A call that needs a human decision, and why. */
 export interface ApprovalRequest {
@@ -22,7 +23,7 @@ export async function awaitApprovals(
   context: SessionContext,
   requests: readonly ApprovalRequest[],
 ): Promise<Map<string, ApprovalResult>> {
-  const deadline = Date.now() + context.limits.approvalTimeoutMs;
+  const deadline = workflowNow() + context.limits.approvalTimeoutMs;
   for (const { prepared, reason } of requests) {
     context.pendingApprovals.set(prepared.callId, {
       callId: prepared.callId,
