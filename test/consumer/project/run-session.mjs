@@ -3,7 +3,7 @@
 import { NativeConnection } from '@temporalio/worker';
 import { Client, Connection } from '@temporalio/client';
 import { z } from 'zod';
-import { createWorker, defineTool, loadRuleSet, ToolrailClient } from 'toolrail';
+import { createWorker, defineTool, formatDiagnostic, loadRuleSet, ToolrailClient } from 'toolrail';
 import { createScriptedModel, startDevServer, textResponse, toolCallResponse } from 'toolrail/testing';
 
 const lookUpOrder = defineTool({
@@ -15,7 +15,7 @@ const lookUpOrder = defineTool({
 });
 
 const loaded = await loadRuleSet({ paths: ['rules.yaml'] });
-if (!loaded.ok) throw new Error(loaded.errors.map((error) => error.message).join('\n'));
+if (!loaded.ok) throw new Error(loaded.errors.map(formatDiagnostic).join('\n'));
 
 const server = await startDevServer({ ui: false });
 const workerConnection = await NativeConnection.connect({ address: server.address });
