@@ -18,7 +18,7 @@ function typescriptSnippets(markdown: string): { file: string; code: string }[] 
 
 /** The repository's compiler options, with `toolrail` resolving to its sources (as a user's resolves to the package). */
 function compilerOptions(): ts.CompilerOptions {
-  const { config } = ts.readConfigFile(path.join(root, 'tsconfig.json'), (file) => ts.sys.readFile(file));
+  const config: unknown = ts.readConfigFile(path.join(root, 'tsconfig.json'), (file) => ts.sys.readFile(file)).config;
   const { options } = ts.parseJsonConfigFileContent(config, ts.sys, root);
   return {
     ...options,
@@ -48,16 +48,14 @@ describe("the README's TypeScript snippets", () => {
       return file;
     });
     const program = ts.createProgram(files, compilerOptions());
-    const problems = ts
-      .getPreEmitDiagnostics(program)
-      .map((diagnostic) =>
-        ts.formatDiagnostic(diagnostic, {
-          ...ts.sys,
-          getCanonicalFileName: (name) => name,
-          getNewLine: () => '\n',
-          getCurrentDirectory: () => directory,
-        }),
-      );
+    const problems = ts.getPreEmitDiagnostics(program).map((diagnostic) =>
+      ts.formatDiagnostic(diagnostic, {
+        ...ts.sys,
+        getCanonicalFileName: (name) => name,
+        getNewLine: () => '\n',
+        getCurrentDirectory: () => directory,
+      }),
+    );
     expect(problems).toEqual([]);
   });
 });
