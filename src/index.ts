@@ -123,6 +123,7 @@ export type {
   RunningCall,
 } from './session/session-views';
 export { SessionStatus } from './session/session-status';
+export { renderTranscriptEntry } from './cli/render/render-transcript-entry';
 export { toolrailSearchAttributes } from './session/search-attributes';
 
 // The dev server.

@@ -6,7 +6,14 @@
 export { startDevServer } from './devserver/start-dev-server';
 export type { DevServer, StartDevServerOptions } from './devserver/start-dev-server';
 export { TemporalCliNotFoundError } from './devserver/temporal-cli-not-found-error';
-export { createScriptedModel, textResponse, toolCallResponse, parallelToolCallsResponse } from './models';
+export { freePort, isPortFree } from './devserver/free-port';
+export {
+  createScriptedModel,
+  latestToolResults,
+  textResponse,
+  toolCallResponse,
+  parallelToolCallsResponse,
+} from './models';
 export type {
   ScriptStep,
   ScriptedModel,
