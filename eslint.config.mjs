@@ -39,6 +39,10 @@ export default tseslint.config(
     extends: [tseslint.configs.disableTypeChecked],
   },
   {
+    files: ['**/*.mjs'],
+    languageOptions: { globals: { ...globals.node } },
+  },
+  {
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs', globals: { ...globals.node } },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
@@ -78,8 +82,9 @@ export default tseslint.config(
   },
   {
     // The pure modules also run outside Temporal's sandbox (simulate, the client), where the clock
-    // and randomness are real: they take time and ids as inputs instead.
-    files: ['src/rules/**/*.ts', 'src/dispatch/**/*.ts', 'src/session/**/*.ts'],
+    // and randomness are real: they take time and ids as inputs instead. Workflow code reads the
+    // clock only through workflowNow() (workflows/workflow-now.ts) and ids through uuid4().
+    files: ['workflows/**/*.ts', 'src/rules/**/*.ts', 'src/dispatch/**/*.ts', 'src/session/**/*.ts'],
     rules: {
       'no-restricted-properties': [
         'error',

@@ -1,17 +1,29 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 /**
  * Test tiers: `unit` is pure (no server); `integration` and `replay` share one real Temporal dev
  * server that `test/harness/global-setup.ts` starts per run; `e2e` drives the CLI and the Temporal
- * Web UI in a real browser against a server with its UI on.
+ * Web UI in a real browser against a server with its UI on; `consumer` packs the package, installs
+ * it into a new project and uses it from there as a user would (it starts its own dev server).
  */
+/** `toolrail` resolves to the TypeScript sources in the repository (as tsconfig's `paths` says). */
+const resolve = {
+  alias: [
+    { find: /^toolrail$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+    { find: /^toolrail\/testing$/, replacement: fileURLToPath(new URL('./src/testing.ts', import.meta.url)) },
+  ],
+};
+
 export default defineConfig({
   test: {
     projects: [
       {
+        resolve,
         test: { name: 'unit', include: ['test/unit/**/*.test.ts', 'src/**/*.test.ts'], testTimeout: 20_000 },
       },
       {
+        resolve,
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts', 'test/replay/**/*.test.ts'],
@@ -24,6 +36,7 @@ export default defineConfig({
         },
       },
       {
+        resolve,
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
@@ -33,6 +46,14 @@ export default defineConfig({
           hookTimeout: 600_000,
           // One fork runs the files one after another: they share one dev server and two cores.
           poolOptions: { forks: { singleFork: true } },
+        },
+      },
+      {
+        test: {
+          name: 'consumer',
+          include: ['test/consumer/**/*.test.ts'],
+          testTimeout: 600_000,
+          hookTimeout: 600_000,
         },
       },
     ],

@@ -10,14 +10,9 @@
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
-import { ToolrailClient } from '../src/client/toolrail-client';
-import { waitForShutdownSignal } from '../src/cli/wait-for-shutdown-signal';
-import { isPortFree } from '../src/devserver/free-port';
-import { startDevServer } from '../src/devserver/start-dev-server';
-import { formatDiagnostic } from '../src/rules';
-import { loadRuleSet } from '../src/rules-files';
-import { createWorker } from '../src/worker/create-worker';
-import type { ModelSettings } from '../src/models/model-settings';
+import { createWorker, formatDiagnostic, loadRuleSet, ToolrailClient } from 'toolrail';
+import type { ModelSettings } from 'toolrail';
+import { isPortFree, startDevServer } from 'toolrail/testing';
 import { followDemoSession } from './support-desk/follow-demo-session';
 import { supportDeskScript } from './support-desk/support-desk-script';
 import { createSupportDeskTools } from './support-desk/support-desk-tools';
@@ -107,7 +102,11 @@ async function runDemo(stopRequested: Promise<unknown>): Promise<void> {
   }
 }
 
-const stop = waitForShutdownSignal();
+/** Resolves on the first SIGINT (Ctrl-C) or SIGTERM. */
+const stop = new Promise<void>((resolve) => {
+  process.once('SIGINT', () => resolve());
+  process.once('SIGTERM', () => resolve());
+});
 runDemo(stop).then(
   () => {
     log('Stopped.');

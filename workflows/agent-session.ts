@@ -48,7 +48,7 @@ import { runTurns } from './turn';
 const maxCarriedTurnBytes = 131_072;
 
 export async function agentSession(input: SessionInput): Promise<SessionStatusView> {
-  const limits = resolveSessionLimits(input.limits, input.rules.settings.maxTurnsPerRun);
+  const limits = resolveSessionLimits(input.limits, input.rules.settings.maxTurnsPerRun, input.interactive);
   // The session's turn limit is the rule engine's: one limit, enforced (and explained) by the engine.
   const rules: CompiledRuleSet = {
     ...input.rules,

@@ -21,6 +21,7 @@ import type { MessageRef } from '../src/conversation/conversation-log';
 import type { SessionActivities } from '../activities/types';
 import { catalogNames, note, recordCall, setStatus } from './session-state';
 import type { SessionState } from './session-state';
+import { workflowNow } from './workflow-now';
 
 /** A call that may run, and whether a human approved it. */
 type RunnableCall = { prepared: PreparedCall; approved: boolean };
@@ -238,12 +239,4 @@ function executeToolActivity(prepared: PreparedCall): SessionActivities['execute
   const { local, options } = toolActivityOptions(prepared);
   return (local ? proxyLocalActivities<SessionActivities>(options) : proxyActivities<SessionActivities>(options))
     .executeTool;
-}
-
-/**
- * Workflow time in epoch milliseconds. Temporal's sandbox makes `Date` deterministic (the time of
- * the current workflow task), so this is the one place workflow code reads it.
- */
-function workflowNow(): number {
-  return Date.now();
 }

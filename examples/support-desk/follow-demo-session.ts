@@ -1,5 +1,5 @@
-import type { SessionHandle } from '../../src/client/session-handle';
-import { renderTranscriptEntry } from '../../src/cli/render/render-transcript-entry';
+import { renderTranscriptEntry } from 'toolrail';
+import type { SessionHandle } from 'toolrail';
 
 const pollMs = 250;
 const interruptMessage = 'Skip the knowledge base, the customer is waiting: just refund ORD-1001 and close the ticket.';

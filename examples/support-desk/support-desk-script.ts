@@ -1,6 +1,6 @@
-import type { ModelRequest } from '../../src/models';
-import { createScriptedModel, parallelToolCallsResponse, textResponse, toolCallResponse } from '../../src/models';
-import type { ScriptedModel } from '../../src/models';
+import type { ModelRequest } from 'toolrail';
+import { createScriptedModel, parallelToolCallsResponse, textResponse, toolCallResponse } from 'toolrail/testing';
+import type { ScriptedModel } from 'toolrail/testing';
 
 const customer = 'ada@example.com';
 

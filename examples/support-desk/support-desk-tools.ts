@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { defineTool } from '../../src/tools/define-tool';
-import { ToolExecutionError } from '../../src/tools/errors/tool-execution-error';
-import type { AnyTool } from '../../src/tools/tool';
+import { defineTool, ToolExecutionError } from 'toolrail';
+import type { AnyTool } from 'toolrail';
 
 /** Orders the demo desk knows, by id. */
 const orders = new Map([

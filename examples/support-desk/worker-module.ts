@@ -1,4 +1,4 @@
-import type { ToolrailWorkerModule } from '../../src/worker/worker-module';
+import type { ToolrailWorkerModule } from 'toolrail';
 import { supportDeskScript } from './support-desk-script';
 import { createSupportDeskTools } from './support-desk-tools';
 

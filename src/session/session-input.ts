@@ -29,7 +29,10 @@ export interface SessionLimits {
   continueAsNewAfterTurns?: number;
   /** How long an idle session (no run in progress) waits for a user message before it completes, in milliseconds. Defaults to 86 400 000 (24 h). */
   idleTimeoutMs?: number;
-  /** Complete the session as soon as a run ends and no message is queued. Defaults to false. */
+  /**
+   * Complete the session as soon as a run ends and no message is queued. Defaults to `!interactive`:
+   * a non-interactive session completes after its run, an interactive one waits for the next message.
+   */
   closeWhenIdle?: boolean;
   /** Largest user message the session takes, in UTF-8 bytes; larger ones are refused. Defaults to 1 048 576 (1 MiB). */
   maxUserMessageBytes?: number;
@@ -102,8 +105,16 @@ export function freshCarriedState(ruleState: RuleState): CarriedSessionState {
 /** Limits with every default filled in. */
 export type ResolvedSessionLimits = Required<SessionLimits>;
 
-/** Fills in the defaults of {@link SessionLimits}. */
-export function resolveSessionLimits(limits: SessionLimits = {}, rulesMaxTurnsPerRun?: number): ResolvedSessionLimits {
+/**
+ * Fills in the defaults of {@link SessionLimits}. `interactive` is the session's own flag (undefined
+ * means interactive); it decides the default of `closeWhenIdle`.
+ */
+export function resolveSessionLimits(
+  limits: SessionLimits | undefined,
+  rulesMaxTurnsPerRun: number | undefined,
+  interactive: boolean | undefined,
+): ResolvedSessionLimits {
+  limits ??= {};
   return {
     maxTurnsPerRun: limits.maxTurnsPerRun ?? rulesMaxTurnsPerRun ?? 50,
     maxToolConcurrency: limits.maxToolConcurrency ?? DEFAULT_MAX_TOOL_CONCURRENCY,
@@ -112,7 +123,7 @@ export function resolveSessionLimits(limits: SessionLimits = {}, rulesMaxTurnsPe
     modelTimeoutMs: limits.modelTimeoutMs ?? 120_000,
     continueAsNewAfterTurns: limits.continueAsNewAfterTurns ?? 500,
     idleTimeoutMs: limits.idleTimeoutMs ?? 86_400_000,
-    closeWhenIdle: limits.closeWhenIdle ?? false,
+    closeWhenIdle: limits.closeWhenIdle ?? interactive === false,
     maxUserMessageBytes: limits.maxUserMessageBytes ?? 1_048_576,
     continueAsNewAtHistoryBytes: limits.continueAsNewAtHistoryBytes ?? 524_288,
   };

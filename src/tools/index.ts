@@ -6,7 +6,6 @@
 export { buildToolCatalog } from './catalog/build-tool-catalog';
 export type { BuildToolCatalogOptions } from './catalog/build-tool-catalog';
 export { defineTool } from './define-tool';
-export { InvalidMaxToolConcurrencyError } from './errors/invalid-max-tool-concurrency-error';
 export { ToolAbortError } from './errors/tool-abort-error';
 export type { ToolAbortCode } from './errors/tool-abort-error';
 export { ToolDefinitionError } from './errors/tool-definition-error';
@@ -29,7 +28,6 @@ export type {
   ToolHooks,
 } from './lifecycle/tool-hooks';
 export type { ToolSessionContext } from './lifecycle/tool-session-context';
-export { readMaxToolConcurrency } from './read-max-tool-concurrency';
 export { flattenJsonSchema } from './schema/flatten-json-schema';
 export { SchemaFlatteningError } from './schema/schema-flattening-error';
 export { toPortableJsonSchema } from './schema/to-portable-json-schema';

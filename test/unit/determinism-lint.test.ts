@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
@@ -27,6 +28,20 @@ describe('the determinism lint', { timeout: 120_000 }, () => {
     expect(rules.filter((rule) => rule === 'no-restricted-imports')).toHaveLength(1);
     expect(rules.filter((rule) => rule === 'no-restricted-properties')).toHaveLength(2);
     expect(rules).toContain('no-restricted-syntax');
+  });
+
+  it('refuses the clock and randomness in a file under workflows/', async () => {
+    const code = 'export const x = [Date.now(), Math.random(), new Date()];\n';
+    const rules = await lintAs('workflows/smoke-workflow.ts', code);
+    expect(rules.filter((rule) => rule === 'no-restricted-properties')).toHaveLength(2);
+    expect(rules).toContain('no-restricted-syntax');
+  });
+
+  it('allows a dated Date and the one clock helper of workflows/', async () => {
+    expect(await lintAs('workflows/smoke-workflow.ts', 'export const x = new Date(0);\n')).toEqual([]);
+    expect(
+      await lintAs('workflows/workflow-now.ts', readFileSync(path.join(root, 'workflows/workflow-now.ts'), 'utf8')),
+    ).toEqual([]);
   });
 
   it('allows node:fs outside the deterministic folders', async () => {

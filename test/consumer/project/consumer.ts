@@ -1,0 +1,38 @@
+// A TypeScript consumer, typechecked against the types the package ships (never run).
+import { z } from 'zod';
+import {
+  defineTool,
+  loadRuleSet,
+  ModelErrorCode,
+  ToolDefinitionError,
+  ToolErrorCode,
+  type ToolrailClient,
+  type CreateWorkerOptions,
+  type SessionRuleStateView,
+  type StartSessionOptions,
+} from 'toolrail';
+import { createScriptedModel, startDevServer, textResponse, type DevServer } from 'toolrail/testing';
+
+export const echo = defineTool({
+  name: 'echo',
+  description: 'Echoes its text.',
+  inputSchema: z.object({ text: z.string() }),
+  execute: ({ text }) => text.toUpperCase(),
+});
+
+export async function startSession(client: ToolrailClient, paths: string[]): Promise<SessionRuleStateView> {
+  const loaded = await loadRuleSet({ paths });
+  if (!loaded.ok) throw new Error(`${loaded.errors.length} rule errors`);
+  const options: StartSessionOptions = {
+    rules: loaded.rules,
+    model: { provider: 'scripted', model: 'chat' },
+    interactive: false,
+  };
+  const session = await client.startSession(options);
+  return session.ruleState();
+}
+
+export const scripted: CreateWorkerOptions['scriptedModels'] = { chat: createScriptedModel([textResponse('Hi.')]) };
+export const server: Promise<DevServer> = startDevServer({ ui: false });
+export const codes: string[] = [ToolErrorCode.UNKNOWN_TOOL, ModelErrorCode.RATE_LIMITED];
+export const isDefinitionError = (error: unknown): boolean => ToolDefinitionError.isInstance(error);
