@@ -32,13 +32,13 @@ describe('the determinism lint', { timeout: 120_000 }, () => {
 
   it('refuses the clock and randomness in a file under workflows/', async () => {
     const code = 'export const x = [Date.now(), Math.random(), new Date()];\n';
-    const rules = await lintAs('workflows/smoke-workflow.ts', code);
+    const rules = await lintAs('workflows/turn.ts', code);
     expect(rules.filter((rule) => rule === 'no-restricted-properties')).toHaveLength(2);
     expect(rules).toContain('no-restricted-syntax');
   });
 
   it('allows a dated Date and the one clock helper of workflows/', async () => {
-    expect(await lintAs('workflows/smoke-workflow.ts', 'export const x = new Date(0);\n')).toEqual([]);
+    expect(await lintAs('workflows/turn.ts', 'export const x = new Date(0);\n')).toEqual([]);
     expect(
       await lintAs('workflows/workflow-now.ts', readFileSync(path.join(root, 'workflows/workflow-now.ts'), 'utf8')),
     ).toEqual([]);
