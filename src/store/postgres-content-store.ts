@@ -1,0 +1,120 @@
+import pg from 'pg';
+import type { ContentStore } from './content-store';
+import { ContentStoreError } from './content-store-error';
+import { sha256Hex } from './hash-content';
+
+/** Table holding every session's content. */
+export const contentTable = 'toolrail_content';
+
+const schema = `
+CREATE TABLE IF NOT EXISTS ${contentTable} (
+  session_id text NOT NULL,
+  key text NOT NULL,
+  bytes bytea NOT NULL,
+  stored_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (session_id, key)
+);
+CREATE INDEX IF NOT EXISTS ${contentTable}_session_stored_at ON ${contentTable} (session_id, stored_at);
+`;
+
+/** `postgres:user@host:port/db` for a connection string: never the password. */
+export function describePostgres(connectionString: string): string {
+  try {
+    const url = new URL(connectionString);
+    const user = url.username === '' ? '' : `${decodeURIComponent(url.username)}@`;
+    const host = url.host === '' ? (url.searchParams.get('host') ?? 'localhost') : url.host;
+    return `postgres:${user}${host}${url.pathname}`;
+  } catch {
+    return 'postgres:(unreadable connection string)';
+  }
+}
+
+/**
+ * Content in one PostgreSQL table (`toolrail_content`, created on first use), for workers on
+ * several machines. Connection errors reject with `STORE_UNAVAILABLE`.
+ */
+export class PostgresContentStore implements ContentStore {
+  readonly description: string;
+  readonly #pool: pg.Pool;
+  #ready: Promise<void> | undefined;
+
+  /** @param connection a `postgres://` connection string, or a pool the store then owns (closes). */
+  constructor(connection: string | pg.Pool, description?: string) {
+    if (typeof connection === 'string') {
+      this.#pool = new pg.Pool({ connectionString: connection, max: 4 });
+      this.description = description ?? describePostgres(connection);
+    } else {
+      this.#pool = connection;
+      this.description = description ?? 'postgres';
+    }
+    // An idle client losing its connection must not crash the process; the next query reports it.
+    this.#pool.on('error', () => undefined);
+  }
+
+  #ensureTable(): Promise<void> {
+    this.#ready ??= this.#pool.query(schema).then(
+      () => undefined,
+      (error: unknown) => {
+        this.#ready = undefined;
+        throw error;
+      },
+    );
+    return this.#ready;
+  }
+
+  async #query<R extends pg.QueryResultRow>(
+    text: string,
+    values: unknown[],
+    sessionId?: string,
+    key?: string,
+  ): Promise<pg.QueryResult<R>> {
+    try {
+      await this.#ensureTable();
+      return await this.#pool.query<R>(text, values);
+    } catch (error) {
+      throw ContentStoreError.unavailable(this.description, error, sessionId, key);
+    }
+  }
+
+  async put(sessionId: string, key: string, bytes: Uint8Array): Promise<void> {
+    await this.#query(
+      `INSERT INTO ${contentTable} (session_id, key, bytes) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
+      [sessionId, key, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)],
+      sessionId,
+      key,
+    );
+  }
+
+  async get(sessionId: string, key: string): Promise<Uint8Array> {
+    const result = await this.#query<{ bytes: Buffer }>(
+      `SELECT bytes FROM ${contentTable} WHERE session_id = $1 AND key = $2`,
+      [sessionId, key],
+      sessionId,
+      key,
+    );
+    const row = result.rows[0];
+    if (row === undefined) throw ContentStoreError.missing(this.description, sessionId, key);
+    const actual = sha256Hex(row.bytes);
+    if (actual !== key) throw ContentStoreError.corrupt(this.description, sessionId, key, actual);
+    return new Uint8Array(row.bytes.buffer, row.bytes.byteOffset, row.bytes.byteLength);
+  }
+
+  async deleteSession(sessionId: string): Promise<number> {
+    const result = await this.#query(`DELETE FROM ${contentTable} WHERE session_id = $1`, [sessionId], sessionId);
+    return result.rowCount ?? 0;
+  }
+
+  async deleteSessionsOlderThan(before: Date): Promise<string[]> {
+    const result = await this.#query<{ session_id: string }>(
+      `DELETE FROM ${contentTable} WHERE session_id IN (
+         SELECT session_id FROM ${contentTable} GROUP BY session_id HAVING max(stored_at) < $1
+       ) RETURNING session_id`,
+      [before],
+    );
+    return [...new Set(result.rows.map((row) => row.session_id))];
+  }
+
+  async close(): Promise<void> {
+    await this.#pool.end();
+  }
+}
