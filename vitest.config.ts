@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 /**
  * Test tiers: `unit` is pure (no server); `integration` and `replay` share one real Temporal dev
  * server that `test/harness/global-setup.ts` starts per run; `e2e` drives the CLI and the Temporal
- * Web UI in a real browser against a server with its UI on.
+ * Web UI in a real browser against a server with its UI on; `store` runs the content stores against a
+ * throwaway PostgreSQL that `test/harness/global-setup-postgres.ts` starts.
  */
 export default defineConfig({
   test: {
@@ -21,6 +22,15 @@ export default defineConfig({
           hookTimeout: 600_000,
           // One fork runs the files one after another: they share one dev server and two cores.
           poolOptions: { forks: { singleFork: true } },
+        },
+      },
+      {
+        test: {
+          name: 'store',
+          include: ['test/store/**/*.test.ts'],
+          globalSetup: ['test/harness/global-setup-postgres.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
         },
       },
       {
