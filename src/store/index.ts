@@ -7,3 +7,9 @@ export { DirectoryContentStore, sessionDirectoryName } from './directory-content
 export { contentRefOf, sha256Hex } from './hash-content';
 export { contentStoreEnv, defaultContentDirectory, openContentStore } from './open-content-store';
 export { PostgresContentStore, contentTable, describePostgres } from './postgres-content-store';
+export {
+  contentDriverName,
+  contentStorageDriver,
+  createExternalStorage,
+  payloadsNamespace,
+} from './content-storage-driver';
