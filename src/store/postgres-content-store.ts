@@ -55,6 +55,9 @@ export class PostgresContentStore implements ContentStore {
     this.#ready ??= this.#pool.query(schema).then(
       () => undefined,
       (error: unknown) => {
+        // Two processes creating the table at once: one loses the race on the catalog; the table exists.
+        const code = (error as { code?: string } | undefined)?.code;
+        if (code === '23505' || code === '42P07') return;
         this.#ready = undefined;
         throw error;
       },
