@@ -5,7 +5,9 @@ import { defineConfig } from 'vitest/config';
  * Test tiers: `unit` is pure (no server); `integration` and `replay` share one real Temporal dev
  * server that `test/harness/global-setup.ts` starts per run; `e2e` drives the CLI and the Temporal
  * Web UI in a real browser against a server with its UI on; `consumer` packs the package, installs
- * it into a new project and uses it from there as a user would (it starts its own dev server).
+ * it into a new project and uses it from there as a user would (it starts its own dev server);
+ * `store` runs the content stores against a throwaway PostgreSQL that
+ * `test/harness/global-setup-postgres.ts` starts.
  */
 /** `toolrail` resolves to the TypeScript sources in the repository (as tsconfig's `paths` says). */
 const resolve = {
@@ -37,6 +39,15 @@ export default defineConfig({
       },
       {
         resolve,
+        test: {
+          name: 'store',
+          include: ['test/store/**/*.test.ts'],
+          globalSetup: ['test/harness/global-setup-postgres.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],

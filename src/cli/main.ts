@@ -16,6 +16,7 @@ const commands: Record<string, () => Promise<CliCommand>> = {
   state: async () => (await import('./commands/state')).stateCommand,
   transcript: async () => (await import('./commands/transcript')).transcriptCommand,
   sessions: async () => (await import('./commands/sessions')).sessionsCommand,
+  store: async () => (await import('./commands/store')).storeCommand,
 };
 
 async function printHelp(): Promise<void> {

@@ -1,46 +1,58 @@
+import type { Payload, StorageDriver, StorageDriverClaim as Claim } from '@temporalio/common';
 import { ExternalStorage, StorageDriverClaim } from '@temporalio/common';
-import type { Payload, StorageDriver } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
 import type { ContentStore } from './content-store';
 import { sha256Hex } from './hash-content';
 
-/** Payloads of no identifiable workflow are stored under this session id. */
-const unattributedSession = '_payloads';
+/** Session namespace for payloads whose target workflow is unknown. */
+export const payloadsNamespace = '_payloads';
+
+/** Name of the driver in Temporal's claims: a reader must register a driver of the same name. */
+export const contentDriverName = 'toolrail-content';
 
 /**
- * A driver for Temporal's External Storage backed by a content store: a payload is stored under the
- * workflow (session) it belongs to, keyed by the SHA-256 of its encoded bytes, so retention of a
- * session removes its payloads too.
+ * A Temporal External Storage driver keeping each offloaded payload (protobuf-encoded) in a
+ * {@link ContentStore}, keyed by its SHA-256 under the target workflow's id (else `_payloads`).
+ * Claims are `{ session, key }`.
  */
-export function createContentStorageDriver(store: ContentStore): StorageDriver {
+export function contentStorageDriver(store: ContentStore): StorageDriver {
   return {
-    name: 'toolrail-content-store',
+    name: contentDriverName,
     type: 'toolrail.content-store',
-    store: ({ target }, payloads) =>
-      Promise.all(
+    async store(context, payloads) {
+      const session = context.target?.id || payloadsNamespace;
+      return Promise.all(
         payloads.map(async (payload) => {
-          const session = target?.kind === 'workflow' && target.id ? target.id : unattributedSession;
           const bytes = temporal.api.common.v1.Payload.encode(payload).finish();
           const key = sha256Hex(bytes);
           await store.put(session, key, bytes);
           return new StorageDriverClaim({ session, key });
         }),
-      ),
-    retrieve: (_context, claims) =>
-      Promise.all(
-        claims.map(async ({ claimData }): Promise<Payload> => {
-          const bytes = await store.get(claimData['session'] ?? unattributedSession, claimData['key'] ?? '');
-          return temporal.api.common.v1.Payload.decode(bytes);
+      );
+    },
+    async retrieve(_context, claims: Claim[]): Promise<Payload[]> {
+      return Promise.all(
+        claims.map(async (claim) => {
+          const { session, key } = claim.claimData;
+          if (session === undefined || key === undefined) {
+            throw new Error(
+              `Claim ${JSON.stringify(claim.claimData)} has no session or key: it was not written by ${contentDriverName}.`,
+            );
+          }
+          return temporal.api.common.v1.Payload.decode(await store.get(session, key));
         }),
-      ),
+      );
+    },
   };
 }
 
 /**
- * Temporal External Storage over a content store: payloads larger than `thresholdBytes` (a big first
- * message, a big user message) travel as a claim, and their bytes stay in the store. Give the same
- * store to the client's and the workers' data converters. `thresholdBytes` defaults to 262 144 (256 KiB).
+ * Temporal External Storage offloading payloads larger than `thresholdBytes` (default: Temporal's,
+ * 256 KiB) to `store`; pass it as `dataConverter.externalStorage` on client and worker.
  */
-export function createExternalStorage(store: ContentStore, { thresholdBytes = 262_144 } = {}): ExternalStorage {
-  return new ExternalStorage({ drivers: [createContentStorageDriver(store)], payloadSizeThreshold: thresholdBytes });
+export function createExternalStorage(store: ContentStore, options: { thresholdBytes?: number } = {}): ExternalStorage {
+  return new ExternalStorage({
+    drivers: [contentStorageDriver(store)],
+    ...(options.thresholdBytes === undefined ? {} : { payloadSizeThreshold: options.thresholdBytes }),
+  });
 }

@@ -1,33 +1,55 @@
-/** Why a content store refused or failed. */
+/** Why a content store operation failed. */
 export type ContentStoreErrorCode = 'CONTENT_MISSING' | 'CONTENT_CORRUPT' | 'STORE_UNAVAILABLE' | 'INVALID_STORE';
 
-/**
- * A content store's failure, naming the session and the key it concerns and what to do. Missing or
- * corrupt content fails the activity that needed it (the workflow sees an activity failure, never
- * a wedged task).
- */
+/** A content store failure naming the session, the key and the store, with what to do about it. */
 export class ContentStoreError extends Error {
+  override readonly name = 'ContentStoreError';
   readonly code: ContentStoreErrorCode;
+  /** The session involved, when there is one. */
   readonly sessionId: string | undefined;
+  /** The content key involved, when there is one. */
   readonly key: string | undefined;
 
-  constructor({
-    code,
-    message,
-    sessionId,
-    key,
-    cause,
-  }: {
-    code: ContentStoreErrorCode;
-    message: string;
-    sessionId?: string;
-    key?: string;
-    cause?: unknown;
-  }) {
-    super(message, cause === undefined ? undefined : { cause });
-    this.name = 'ContentStoreError';
+  constructor(
+    code: ContentStoreErrorCode,
+    message: string,
+    details: { sessionId?: string; key?: string; cause?: unknown } = {},
+  ) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
     this.code = code;
-    this.sessionId = sessionId;
-    this.key = key;
+    this.sessionId = details.sessionId;
+    this.key = details.key;
+  }
+
+  /** Content that was never stored or was deleted by retention. */
+  static missing(store: string, sessionId: string, key: string): ContentStoreError {
+    return new ContentStoreError(
+      'CONTENT_MISSING',
+      `Content ${key} of session ${JSON.stringify(sessionId)} is not in ${store}: check that every worker uses the same content store, and that retention has not pruned this session.`,
+      { sessionId, key },
+    );
+  }
+
+  /** Content whose bytes no longer hash to their key. */
+  static corrupt(store: string, sessionId: string, key: string, actual: string): ContentStoreError {
+    return new ContentStoreError(
+      'CONTENT_CORRUPT',
+      `Content ${key} of session ${JSON.stringify(sessionId)} in ${store} is corrupt (its bytes hash to ${actual}): restore it from a backup or delete the session.`,
+      { sessionId, key },
+    );
+  }
+
+  /** The store cannot be reached or written. */
+  static unavailable(store: string, cause: unknown, sessionId?: string, key?: string): ContentStoreError {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    const what =
+      sessionId === undefined
+        ? ''
+        : ` for session ${JSON.stringify(sessionId)}${key === undefined ? '' : `, key ${key}`}`;
+    return new ContentStoreError(
+      'STORE_UNAVAILABLE',
+      `Content store ${store} is unavailable${what} (${reason}): check that it is running and reachable, then retry.`,
+      { ...(sessionId === undefined ? {} : { sessionId }), ...(key === undefined ? {} : { key }), cause },
+    );
   }
 }

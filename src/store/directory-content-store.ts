@@ -1,122 +1,167 @@
-import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ContentStore } from './content-store';
 import { ContentStoreError } from './content-store-error';
 import { sha256Hex } from './hash-content';
 
+/** Longest session directory name built from the hex of the id; longer ids are hashed. */
+const maxHexNameChars = 160;
+/** File holding the original id in a session directory named by hash. */
+const sessionIdFile = 'session-id';
+const keyPattern = /^[0-9a-f]{64}$/;
+
 /**
- * The embedded content store: one directory, no set-up, shared by every worker process on one
- * machine. Layout: `<root>/sessions/<session id, hex>/<key[0..2]>/<key>`. Writes go to a temporary
- * file first and are renamed into place, so readers never see half a file and concurrent writers of
- * one key are harmless.
+ * Directory name of a session: `x-<hex of the UTF-8 id>` when short enough, else `h-<sha256 of the id>`
+ * (the id is then kept in a `session-id` file). Safe on every file system: `[0-9a-fhx-]` only.
  */
-export function createDirectoryContentStore(root: string): ContentStore {
-  const absoluteRoot = path.resolve(root);
-  const sessionsDirectory = path.join(absoluteRoot, 'sessions');
-  const sessionDirectory = (sessionId: string): string =>
-    path.join(sessionsDirectory, Buffer.from(sessionId, 'utf8').toString('hex'));
-  const fileOf = (sessionId: string, key: string): string => {
-    if (!/^[0-9a-f]{64}$/.test(key)) {
-      throw new ContentStoreError({
-        code: 'CONTENT_MISSING',
-        sessionId,
-        key,
-        message: `session ${sessionId}: ${JSON.stringify(key)} is not a content key (64 hex digits)`,
-      });
+export function sessionDirectoryName(sessionId: string): string {
+  const hex = Buffer.from(sessionId, 'utf8').toString('hex');
+  return hex.length <= maxHexNameChars ? `x-${hex}` : `h-${sha256Hex(Buffer.from(sessionId, 'utf8'))}`;
+}
+
+function isNotFound(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
+}
+
+/**
+ * The embedded default store: one file per content under
+ * `<root>/sessions/<encoded session id>/<key[0..2]>/<key>`. No set-up; safe for every worker
+ * process on one machine (writes go to a temporary file, then are renamed into place).
+ */
+export class DirectoryContentStore implements ContentStore {
+  readonly description: string;
+  readonly #sessions: string;
+
+  /** @param root directory holding the store; created on first write. */
+  constructor(readonly root: string) {
+    this.description = `directory:${root}`;
+    this.#sessions = path.join(root, 'sessions');
+  }
+
+  #sessionDir(sessionId: string): string {
+    return path.join(this.#sessions, sessionDirectoryName(sessionId));
+  }
+
+  #file(sessionId: string, key: string): string {
+    if (!keyPattern.test(key)) {
+      throw new ContentStoreError(
+        'INVALID_STORE',
+        `Key ${JSON.stringify(key)} of session ${JSON.stringify(sessionId)} is not a lower-case hex SHA-256: pass the key from contentRefOf.`,
+        { sessionId, key },
+      );
     }
-    return path.join(sessionDirectory(sessionId), key.slice(0, 2), key);
-  };
-  const description = `directory:${absoluteRoot}`;
-  let sequence = 0;
+    return path.join(this.#sessionDir(sessionId), key.slice(0, 2), key);
+  }
 
-  return {
-    description,
-    async put(sessionId, key, bytes) {
-      const file = fileOf(sessionId, key);
-      try {
-        await stat(file);
-        return; // content-addressed: the same key holds the same bytes
-      } catch {
-        // not there yet
-      }
-      await mkdir(path.dirname(file), { recursive: true });
-      const temporary = `${file}.${process.pid}.${(sequence += 1)}.tmp`;
-      await writeFile(temporary, bytes);
-      await rename(temporary, file);
-    },
-    async get(sessionId, key) {
-      const file = fileOf(sessionId, key);
-      let bytes: Buffer;
-      try {
-        bytes = await readFile(file);
-      } catch (error) {
-        throw new ContentStoreError({
-          code: 'CONTENT_MISSING',
-          sessionId,
-          key,
-          cause: error,
-          message: `session ${sessionId}: content ${key} is missing from ${description} (was the session's content removed, or does this worker use another store than the one that wrote it?)`,
-        });
-      }
-      if (sha256Hex(bytes) !== key) {
-        throw new ContentStoreError({
-          code: 'CONTENT_CORRUPT',
-          sessionId,
-          key,
-          message: `session ${sessionId}: content ${key} in ${description} does not match its hash (the file ${file} was changed)`,
-        });
-      }
-      return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    },
-    async deleteSession(sessionId) {
-      const directory = sessionDirectory(sessionId);
-      const count = await countFiles(directory);
-      await rm(directory, { recursive: true, force: true });
+  async put(sessionId: string, key: string, bytes: Uint8Array): Promise<void> {
+    const file = this.#file(sessionId, key);
+    try {
+      await stat(file);
+      return;
+    } catch (error) {
+      if (!isNotFound(error)) throw ContentStoreError.unavailable(this.description, error, sessionId, key);
+    }
+    try {
+      const dir = path.dirname(file);
+      await mkdir(dir, { recursive: true });
+      const sessionDir = this.#sessionDir(sessionId);
+      if (path.basename(sessionDir).startsWith('h-'))
+        await this.#writeAtomic(path.join(sessionDir, sessionIdFile), sessionId);
+      await this.#writeAtomic(file, bytes);
+    } catch (error) {
+      throw ContentStoreError.unavailable(this.description, error, sessionId, key);
+    }
+  }
+
+  async #writeAtomic(file: string, data: Uint8Array | string): Promise<void> {
+    const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+    try {
+      await writeFile(temp, data);
+      await rename(temp, file);
+    } catch (error) {
+      await unlink(temp).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async get(sessionId: string, key: string): Promise<Uint8Array> {
+    const file = this.#file(sessionId, key);
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(file);
+    } catch (error) {
+      if (isNotFound(error)) throw ContentStoreError.missing(this.description, sessionId, key);
+      throw ContentStoreError.unavailable(this.description, error, sessionId, key);
+    }
+    const actual = sha256Hex(bytes);
+    if (actual !== key) throw ContentStoreError.corrupt(this.description, sessionId, key, actual);
+    return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  async deleteSession(sessionId: string): Promise<number> {
+    const dir = this.#sessionDir(sessionId);
+    try {
+      const count = (await this.#contentFiles(dir)).length;
+      await rm(dir, { recursive: true, force: true });
       return count;
-    },
-    async deleteSessionsOlderThan(before) {
-      const removed: string[] = [];
-      let entries: string[];
+    } catch (error) {
+      throw ContentStoreError.unavailable(this.description, error, sessionId);
+    }
+  }
+
+  async deleteSessionsOlderThan(before: Date): Promise<string[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.#sessions);
+    } catch (error) {
+      if (isNotFound(error)) return [];
+      throw ContentStoreError.unavailable(this.description, error);
+    }
+    const removed: string[] = [];
+    for (const name of names) {
+      const dir = path.join(this.#sessions, name);
       try {
-        entries = await readdir(sessionsDirectory);
-      } catch {
-        return removed;
+        const sessionId = await this.#sessionIdOf(name, dir);
+        if (sessionId === undefined) continue;
+        const newest = await this.#newestMtime(dir);
+        if (newest >= before.getTime()) continue;
+        await rm(dir, { recursive: true, force: true });
+        removed.push(sessionId);
+      } catch (error) {
+        if (isNotFound(error)) continue;
+        throw ContentStoreError.unavailable(this.description, error);
       }
-      for (const entry of entries) {
-        const directory = path.join(sessionsDirectory, entry);
-        if ((await newestWrite(directory)) >= before.getTime()) continue;
-        await rm(directory, { recursive: true, force: true });
-        removed.push(Buffer.from(entry, 'hex').toString('utf8'));
-      }
-      return removed;
-    },
-    close: () => Promise.resolve(),
-  };
-}
-
-/** The files under a session's directory (two levels: `<key[0..2]>/<key>`), with their paths. */
-async function contentFiles(directory: string): Promise<string[]> {
-  const files: string[] = [];
-  let prefixes: string[];
-  try {
-    prefixes = await readdir(directory);
-  } catch {
-    return files;
+    }
+    return removed;
   }
-  for (const prefix of prefixes) {
-    const names = await readdir(path.join(directory, prefix)).catch(() => [] as string[]);
-    for (const name of names) if (!name.endsWith('.tmp')) files.push(path.join(directory, prefix, name));
+
+  async #sessionIdOf(name: string, dir: string): Promise<string | undefined> {
+    if (name.startsWith('x-')) return Buffer.from(name.slice(2), 'hex').toString('utf8');
+    if (name.startsWith('h-')) return (await readFile(path.join(dir, sessionIdFile), 'utf8')).toString();
+    return undefined;
   }
-  return files;
-}
 
-async function countFiles(directory: string): Promise<number> {
-  return (await contentFiles(directory)).length;
-}
+  /** Newest modification time (ms since the epoch) of any file under `dir`, or the directory's own. */
+  async #newestMtime(dir: string): Promise<number> {
+    let newest = (await stat(dir)).mtimeMs;
+    for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+      const full = path.join(entry.parentPath, entry.name);
+      const info = await stat(full).catch(() => undefined);
+      if (info !== undefined && info.mtimeMs > newest) newest = info.mtimeMs;
+    }
+    return newest;
+  }
 
-/** Epoch ms of the newest file under a session's directory (the directory's own mtime when empty). */
-async function newestWrite(directory: string): Promise<number> {
-  let newest = (await stat(directory)).mtimeMs;
-  for (const file of await contentFiles(directory)) newest = Math.max(newest, (await stat(file)).mtimeMs);
-  return newest;
+  async #contentFiles(dir: string): Promise<string[]> {
+    try {
+      const entries = await readdir(dir, { withFileTypes: true, recursive: true });
+      return entries.filter((entry) => entry.isFile() && keyPattern.test(entry.name)).map((entry) => entry.name);
+    } catch (error) {
+      if (isNotFound(error)) return [];
+      throw error;
+    }
+  }
+
+  async close(): Promise<void> {}
 }

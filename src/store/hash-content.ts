@@ -1,6 +1,22 @@
 import { createHash } from 'node:crypto';
+import type { ContentRef } from './content-ref';
+import { previewChars } from './content-ref';
 
-/** The SHA-256 of `bytes`, lower-case hex: the key content is stored under. */
+/** SHA-256 of `bytes`, lower-case hex (64 characters). */
 export function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** The first `max` UTF-16 code units of `text`, one fewer if that would split a surrogate pair. */
+function previewOf(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const last = text.charCodeAt(max - 1);
+  const end = last >= 0xd800 && last <= 0xdbff ? max - 1 : max;
+  return text.slice(0, end);
+}
+
+/** The UTF-8 bytes of `text` and the reference they are stored under (preview: first {@link previewChars} characters). */
+export function contentRefOf(text: string): { ref: ContentRef; bytes: Uint8Array } {
+  const bytes = new TextEncoder().encode(text);
+  return { ref: { key: sha256Hex(bytes), bytes: bytes.byteLength, preview: previewOf(text, previewChars) }, bytes };
 }

@@ -1,27 +1,43 @@
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { ContentStore } from './content-store';
 import { ContentStoreError } from './content-store-error';
-import { createDirectoryContentStore } from './directory-content-store';
-import { createPostgresContentStore } from './postgres-content-store';
+import { DirectoryContentStore } from './directory-content-store';
+import { PostgresContentStore } from './postgres-content-store';
 
-/** Where the embedded store lives when nothing else is configured, relative to the working directory. */
+/** Environment variable naming the content store when no spec is given. */
+export const contentStoreEnv = 'TOOLRAIL_CONTENT_STORE';
+
+/** Default directory store, relative to the current working directory (`.toolrail/` is gitignored). */
 export const defaultContentDirectory = path.join('.toolrail', 'content');
 
 /**
- * Opens the content store a spec names: a `postgres://` or `postgresql://` URL opens the PostgreSQL
- * store (for workers on many machines); a `file:` URL or a path opens the embedded directory store.
- * Without a spec: `TOOLRAIL_CONTENT_STORE`, else the directory `.toolrail/content` under the working
- * directory. Every worker and client of a session must open the same store.
+ * Opens the content store named by `spec`:
+ * - `postgres://…` or `postgresql://…`: a {@link PostgresContentStore};
+ * - `file:` URL or a path: a {@link DirectoryContentStore};
+ * - undefined or empty: `$TOOLRAIL_CONTENT_STORE`, else `.toolrail/content` under the current working directory.
+ * Rejects a spec it cannot read with a `ContentStoreError` of code `INVALID_STORE`.
  */
-export function openContentStore(spec: string | undefined = process.env['TOOLRAIL_CONTENT_STORE']): ContentStore {
-  const chosen = spec === undefined || spec.trim() === '' ? defaultContentDirectory : spec.trim();
-  if (/^postgres(ql)?:\/\//i.test(chosen)) return createPostgresContentStore(chosen);
-  if (/^file:/i.test(chosen)) return createDirectoryContentStore(new URL(chosen).pathname);
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(chosen)) {
-    throw new ContentStoreError({
-      code: 'INVALID_STORE',
-      message: `content store ${JSON.stringify(chosen.replace(/\/\/[^@/]*@/, '//…@'))}: unknown kind; use a directory path, a file: URL or a postgres:// URL`,
-    });
+export function openContentStore(spec?: string): ContentStore {
+  const chosen = spec?.trim() || process.env[contentStoreEnv]?.trim() || '';
+  if (chosen === '') return new DirectoryContentStore(path.resolve(defaultContentDirectory));
+  if (/^postgres(ql)?:\/\//i.test(chosen)) return new PostgresContentStore(chosen);
+  if (/^file:/i.test(chosen)) {
+    try {
+      return new DirectoryContentStore(fileURLToPath(chosen));
+    } catch (error) {
+      throw invalid(chosen, error);
+    }
   }
-  return createDirectoryContentStore(chosen);
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(chosen)) throw invalid(chosen);
+  return new DirectoryContentStore(path.resolve(chosen));
+}
+
+function invalid(spec: string, cause?: unknown): ContentStoreError {
+  const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(spec)?.[0] ?? spec;
+  return new ContentStoreError(
+    'INVALID_STORE',
+    `Content store ${JSON.stringify(scheme)}… is not supported: use postgres://user@host/db, file:///absolute/dir or a directory path (set ${contentStoreEnv} or pass --store).`,
+    cause === undefined ? {} : { cause },
+  );
 }

@@ -10,6 +10,8 @@ declare module 'vitest' {
     temporalCliPath: string;
     /** Chromium executable the e2e browser tests launch (found or installed by the e2e global setup). */
     chromiumPath: string;
+    /** Connection string of the throwaway PostgreSQL the `store` project's setup started. */
+    postgresUrl: string;
   }
 }
 

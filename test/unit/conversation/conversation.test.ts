@@ -10,7 +10,7 @@ import { decodeMessage, encodeMessage } from '../../../src/conversation/encode-m
 import { previewOf, truncateUtf8, utf8ByteLength } from '../../../src/conversation/utf8';
 import type { ConversationMessage } from '../../../src/models';
 import type { ContentStore } from '../../../src/store/content-store';
-import { createDirectoryContentStore } from '../../../src/store/directory-content-store';
+import { DirectoryContentStore } from '../../../src/store/directory-content-store';
 
 describe('UTF-8 sizes', () => {
   it('counts bytes as Node encodes them: ASCII 1, Latin 2, CJK 3, emoji 4, a lone surrogate 3', () => {
@@ -62,9 +62,17 @@ describe('the conversation reader', () => {
   let store: ContentStore & { reads: string[] };
   beforeEach(() => {
     directory = mkdtempSync(path.join(os.tmpdir(), 'toolrail-reader-'));
-    const inner = createDirectoryContentStore(directory);
+    const inner = new DirectoryContentStore(directory);
     const reads: string[] = [];
-    store = { ...inner, reads, get: (sessionId, key) => (reads.push(key), inner.get(sessionId, key)) };
+    store = {
+      description: inner.description,
+      reads,
+      put: (sessionId, key, bytes) => inner.put(sessionId, key, bytes),
+      get: (sessionId, key) => (reads.push(key), inner.get(sessionId, key)),
+      deleteSession: (sessionId) => inner.deleteSession(sessionId),
+      deleteSessionsOlderThan: (before) => inner.deleteSessionsOlderThan(before),
+      close: () => inner.close(),
+    };
   });
   afterEach(() => rmSync(directory, { recursive: true, force: true }));
 
@@ -117,7 +125,7 @@ describe('the conversation reader', () => {
     const { log } = await logOf(40);
     await store.deleteSession('s');
     await expect(createConversationReader(store).readLog('s', log)).rejects.toThrow(
-      new RegExp(`session s: content ${log.head?.key ?? ''} is missing`),
+      new RegExp(`Content ${log.head?.key ?? ''} of session "s" is not in`),
     );
   });
 });

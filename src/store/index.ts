@@ -1,0 +1,15 @@
+export type { ContentRef } from './content-ref';
+export { previewChars } from './content-ref';
+export type { ContentStore } from './content-store';
+export type { ContentStoreErrorCode } from './content-store-error';
+export { ContentStoreError } from './content-store-error';
+export { DirectoryContentStore, sessionDirectoryName } from './directory-content-store';
+export { contentRefOf, sha256Hex } from './hash-content';
+export { contentStoreEnv, defaultContentDirectory, openContentStore } from './open-content-store';
+export { PostgresContentStore, contentTable, describePostgres } from './postgres-content-store';
+export {
+  contentDriverName,
+  contentStorageDriver,
+  createExternalStorage,
+  payloadsNamespace,
+} from './content-storage-driver';

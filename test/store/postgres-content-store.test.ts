@@ -1,0 +1,43 @@
+import pg from 'pg';
+import { afterAll, expect, inject, it } from 'vitest';
+import { ContentStoreError } from '../../src/store/content-store-error';
+import { contentRefOf } from '../../src/store/hash-content';
+import { PostgresContentStore, contentTable } from '../../src/store/postgres-content-store';
+import { freePort } from '../../src/devserver/free-port';
+import { contentStoreContract } from './content-store-contract';
+
+const url = inject('postgresUrl');
+const admin = new pg.Pool({ connectionString: url, max: 1 });
+afterAll(() => admin.end());
+
+contentStoreContract('postgres', {
+  open: () => Promise.resolve(new PostgresContentStore(url)),
+  corrupt: async (_store, sessionId, key, bytes) => {
+    await admin.query(`UPDATE ${contentTable} SET bytes = $3 WHERE session_id = $1 AND key = $2`, [
+      sessionId,
+      key,
+      Buffer.from(bytes),
+    ]);
+  },
+  age: async (_store, sessionId, when) => {
+    await admin.query(`UPDATE ${contentTable} SET stored_at = $2 WHERE session_id = $1`, [sessionId, when]);
+  },
+});
+
+it('reports an unreachable server as unavailable, naming the store but not the password', async () => {
+  const port = await freePort();
+  const store = new PostgresContentStore(`postgres://toolrail:s3cret-pw@127.0.0.1:${port}/content`);
+  const { ref, bytes } = contentRefOf('nowhere');
+  try {
+    await store.put('s1', ref.key, bytes);
+    throw new Error('expected a rejection');
+  } catch (error) {
+    expect(error).toBeInstanceOf(ContentStoreError);
+    const failure = error as ContentStoreError;
+    expect(failure.code).toBe('STORE_UNAVAILABLE');
+    expect(failure.message).toContain(`postgres:toolrail@127.0.0.1:${port}/content`);
+    expect(failure.message).not.toContain('s3cret-pw');
+  } finally {
+    await store.close();
+  }
+});
