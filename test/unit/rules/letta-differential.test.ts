@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { formatDiagnostic, importLetta } from '../../../src/rules/index';
 import { RuleSession, lettaRules } from './support/rule-session';
 
 const Cond = (tool: string, mapping: Record<string, string>, extra: Record<string, unknown> = {}) => ({
@@ -49,5 +50,37 @@ describe('Letta differential: a text answer is refused where Letta forces a tool
     expect(s.end()).toEqual({ endsRun: false, codes: ['parent_required'] });
     s.run('edit');
     expect(s.end().endsRun).toBe(true);
+  });
+});
+
+describe('Letta differential: rule values Letta accepts', () => {
+  it('reads a string of an integer as max_count_limit, as pydantic does', () => {
+    const s = session([{ type: 'max_count_per_step', tool_name: 'a', max_count_limit: '1' }], ['a', 'b']);
+    s.run('a');
+    expect(s.turn()).toEqual(['b']);
+  });
+
+  it.each(['true', 'True', 'yes', 1])('reads require_output_mapping %j as true, as pydantic does', (flag) => {
+    const s = session(
+      [Cond('check', { ok: 'yes' }, { require_output_mapping: flag, default_child: 'no' })],
+      ['check', 'yes', 'no'],
+    );
+    s.call('check', { result: { message: 'other' } });
+    expect(s.visible()).toEqual([]);
+  });
+
+  it.each([
+    [{ type: 'constrain_child_tools', tool_name: 'a', children: [] }, '[0].children', 'list the tools'],
+    [{ type: 'parent_last_tool', tool_name: 'a', children: [] }, '[0].children', 'list the tools'],
+    [{ type: 'max_count_per_step', tool_name: 'a', max_count_limit: -1 }, '[0].max_count_limit', 'give a limit of 1'],
+    [{ type: 'exit_loop', tool_name: '' }, '[0].tool_name', 'write the name'],
+  ])('refuses %j with one line naming the file, the place and the fix', (rule, place, fix) => {
+    const imported = importLetta({ file: 'letta.json', value: [rule] });
+    expect(imported.ok).toBe(false);
+    if (imported.ok) return;
+    expect(imported.errors).toHaveLength(1);
+    const line = formatDiagnostic(imported.errors[0]!);
+    expect(line.startsWith(`letta.json:${place}: `)).toBe(true);
+    expect(line).toContain(`— ${fix}`);
   });
 });
