@@ -25,7 +25,25 @@ async function loadContractDirectory(
   directory: string,
   errors: RuleDiagnostic[],
 ): Promise<ReturnType<typeof importContractDirectory> | null> {
-  const names = (await readdir(directory)).filter((name) => /\.(ya?ml|json)$/i.test(name)).sort();
+  let entries: string[];
+  try {
+    entries = await readdir(directory);
+  } catch (error) {
+    errors.push(unreadableFile(directory, error));
+    return null;
+  }
+  const names = entries.filter((name) => /\.(ya?ml|json)$/i.test(name)).sort();
+  if (!names.some((name) => !ignoredFiles.has(name.toLowerCase()) && !sessionFiles.has(name.toLowerCase()))) {
+    errors.push({
+      severity: 'error',
+      code: 'empty-directory',
+      file: directory,
+      path: '',
+      problem: 'the directory holds no contract files (*.yaml, *.yml or *.json, one per tool)',
+      fix: 'add a contract file per tool, or pass a rules file',
+    });
+    return null;
+  }
   const contracts: ParsedSource[] = [];
   let session: ParsedSource | undefined;
   for (const name of names) {

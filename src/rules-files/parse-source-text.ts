@@ -2,6 +2,9 @@ import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import type { Node } from 'yaml';
 import type { ParsedSource, RuleDiagnostic, SourceLocator, ValuePath } from '../rules/index';
 
+/** Largest number of alias expansions a YAML document may need (the `yaml` parser's `maxAliasCount`). */
+export const maxYamlAliasCount = 100;
+
 /** The outcome of {@link parseSourceText}. */
 export type ParseSourceResult = { ok: true; source: ParsedSource } | { ok: false; error: RuleDiagnostic };
 
@@ -64,7 +67,20 @@ export function parseSourceText(file: string, text: string): ParseSourceResult {
     const line = lineCounter.linePos(firstError.pos[0]).line;
     return syntaxError(file, line, `invalid YAML: ${firstError.message.split('\n')[0] ?? ''}`, 'fix the YAML syntax');
   }
-  const value = isJson ? jsonValue : (document.toJS({ maxAliasCount: 100 }) as unknown);
+  let value: unknown = jsonValue;
+  if (!isJson) {
+    try {
+      value = document.toJS({ maxAliasCount: maxYamlAliasCount }) as unknown;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      return syntaxError(
+        file,
+        undefined,
+        `invalid YAML: too many alias expansions (${message.split('\n')[0] ?? ''})`,
+        'write the values out instead of nesting anchors and aliases (*name)',
+      );
+    }
+  }
   if (firstError !== undefined) return { ok: true, source: { file, value } };
   const locator: SourceLocator = {
     lineOf(path) {

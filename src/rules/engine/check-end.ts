@@ -31,7 +31,17 @@ function pendingAfterLast(context: EvaluationContext, out: Reason[]): void {
   }
   for (const i of rules.childRules) {
     const rule = context.rules.rules[i] as CompiledRuleOf<'child'> | CompiledRuleOf<'parent'>;
-    if (rule.kind !== 'child') continue;
+    if (rule.kind === 'parent') {
+      out.push(
+        makeReason(
+          ReasonCode.parentRequired,
+          rule,
+          `After ${last.tool}, call ${listText(rule.children, 'or')} before answering.`,
+          rule.children.slice(0, 1),
+        ),
+      );
+      continue;
+    }
     out.push(
       makeReason(
         ReasonCode.childRequired,
@@ -42,7 +52,17 @@ function pendingAfterLast(context: EvaluationContext, out: Reason[]): void {
     );
   }
   for (const decision of last.conditional) {
-    const next = decision.allow?.[0];
+    if (decision.allow === null) {
+      out.push(
+        makeReason(
+          ReasonCode.childRequired,
+          context.rules.rules[decision.rule] ?? builtinRuleRef('run-end'),
+          `The output of ${last.tool} matched no case of its conditional rule: call a tool before answering.`,
+        ),
+      );
+      continue;
+    }
+    const next = decision.allow[0];
     if (next === undefined) continue;
     out.push(
       makeReason(
@@ -72,7 +92,8 @@ function pendingRequired(context: EvaluationContext, out: Reason[]): void {
 
 /**
  * May a text answer end the run now? Not while the last completed tool has a `continue` rule, a
- * `child` rule or a conditional choice pending, or a `required_before_exit` tool has not completed in
+ * `child` or `parent` rule or a conditional rule (even one whose output matched no key and that has
+ * no default child, as Letta forces a tool call then), or a `required_before_exit` tool has not completed in
  * the run. After `maxTurnsPerRun` turns the answer ends the run anyway, with reason `turn_limit`.
  * An already ended run gives `endsRun: true` and no reasons.
  */

@@ -23,14 +23,14 @@ function valueText(value: unknown): string | null {
 
 /**
  * Whether a mapping key matches a value, by what the key says: `true`/`false` (any case) match a
- * boolean or its text case-insensitively; a numeric key matches numerically (`"5"` matches 5 and
+ * boolean or its text case-insensitively, without trimming blanks (as Letta); a numeric key matches numerically (`"5"` matches 5 and
  * `"5.0"`); any other key matches the text exactly.
  */
 export function mappingKeyMatches(key: string, value: unknown): boolean {
   const text = valueText(value);
   if (text === null) return false;
   const lowered = key.trim().toLowerCase();
-  if (lowered === 'true' || lowered === 'false') return text.trim().toLowerCase() === lowered;
+  if (lowered === 'true' || lowered === 'false') return text.toLowerCase() === lowered;
   if (numberText.test(key.trim())) {
     if (typeof value === 'boolean') return false;
     const trimmed = text.trim();

@@ -1,6 +1,7 @@
 import { RuleFormat } from '../rule-kind';
 import { ImportContext, isRecord, own } from './import-context';
 import type { ImportResult } from './import-result';
+import { laxBoolean, laxInteger } from './letta-lax-values';
 import type { ParsedSource, ValuePath } from './source-locator';
 
 const simpleKinds = new Map<string, string>([
@@ -64,6 +65,48 @@ function importChildArgNodes(context: ImportContext, entry: Record<string, unkno
   );
 }
 
+/**
+ * Refuses, with a Letta-specific fix, rule values that Letta's schema accepts but that name no tool
+ * or can never be met: an empty `tool_name`, an empty `children` list, a negative `max_count_limit`.
+ * Returns whether the entry may be imported.
+ */
+function checkLettaValues(context: ImportContext, entry: Record<string, unknown>, at: ValuePath): boolean {
+  let ok = true;
+  if (own(entry, 'tool_name') === '') {
+    context.report(
+      'error',
+      'letta-empty-tool-name',
+      [...at, 'tool_name'],
+      'tool_name is empty, so the rule names no tool (Letta accepts it but never applies it)',
+      'write the name of the tool the rule is about, or remove the rule',
+    );
+    ok = false;
+  }
+  const children = own(entry, 'children');
+  if (Array.isArray(children) && children.length === 0) {
+    context.report(
+      'error',
+      'letta-empty-children',
+      [...at, 'children'],
+      'children is empty, so no tool could follow the rule (Letta then silently falls back to every tool)',
+      'list the tools that may follow, or remove the rule',
+    );
+    ok = false;
+  }
+  const limit = laxInteger(own(entry, 'max_count_limit'));
+  if (typeof limit === 'number' && limit < 0) {
+    context.report(
+      'error',
+      'letta-negative-limit',
+      [...at, 'max_count_limit'],
+      `max_count_limit is ${limit}, so the tool could never be called (Letta accepts it and always blocks the tool)`,
+      'give a limit of 1 or more, or 0 to block the tool on purpose',
+    );
+    ok = false;
+  }
+  return ok;
+}
+
 function importEntry(context: ImportContext, entry: unknown, at: ValuePath, index: number): void {
   if (!isRecord(entry)) {
     context.report(
@@ -75,6 +118,7 @@ function importEntry(context: ImportContext, entry: unknown, at: ValuePath, inde
     );
     return;
   }
+  if (!checkLettaValues(context, entry, at)) return;
   const type = own(entry, 'type');
   const tool = own(entry, 'tool_name');
   const fields =
@@ -109,7 +153,7 @@ function importEntry(context: ImportContext, entry: unknown, at: ValuePath, inde
       return;
     case 'max_count_per_step':
       context.addRule(
-        { kind: 'max_count', tool, limit: own(entry, 'max_count_limit'), scope: 'run' },
+        { kind: 'max_count', tool, limit: laxInteger(own(entry, 'max_count_limit')), scope: 'run' },
         { at, index, fieldPath: fields({ tool: 'tool_name', limit: 'max_count_limit' }) },
       );
       return;
@@ -130,7 +174,7 @@ function importEntry(context: ImportContext, entry: unknown, at: ValuePath, inde
         kind: 'conditional',
         tool,
         mapping: keys.map((key) => ({ when: mappingKey(key), child: mapping[key] })),
-        strict: own(entry, 'require_output_mapping') ?? false,
+        strict: laxBoolean(own(entry, 'require_output_mapping') ?? false),
       };
       const defaultChild = own(entry, 'default_child');
       if (defaultChild !== undefined && defaultChild !== null) body['default_child'] = defaultChild;
