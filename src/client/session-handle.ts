@@ -9,6 +9,10 @@ import {
   userMessageSignal,
 } from '../session/session-messages';
 import type { SessionRuleStateView, SessionStatusView, TranscriptEntry } from '../session/session-views';
+import type { Trace } from '../rules';
+import { readTranscript } from '../tracing/read-transcript';
+import type { ReadToolContent } from '../tracing/read-transcript';
+import { recordedTrace } from '../tracing/recorded-trace';
 import type { agentSession } from '../../workflows/agent-session';
 
 /** A typed handle on one session (one workflow). */
@@ -54,6 +58,19 @@ export class SessionHandle {
   /** Everything that happened, turn by turn. */
   transcript(): Promise<TranscriptEntry[]> {
     return this.workflow.query(transcriptQuery);
+  }
+
+  /**
+   * What the session did, as a trace for `toolrail simulate`: its catalog, user messages, and every
+   * model response with the calls that reached the rules, their arguments and results. Simulate it
+   * with other rules to see which calls they would have hidden or refused, and why.
+   * `readToolContent` returns a tool result's full text (default: the transcript's `content`).
+   */
+  async exportTrace({ readToolContent }: { readToolContent?: ReadToolContent } = {}): Promise<Trace> {
+    const [entries, state] = await Promise.all([this.transcript(), this.ruleState()]);
+    const catalog = [...state.rules.visible, ...state.rules.hidden.map(({ tool }) => tool)];
+    const events = await readTranscript(entries, readToolContent);
+    return recordedTrace(events, catalog, `session ${this.sessionId}, exported from its transcript`);
   }
 
   /** Status, counters and why the last run ended. */
