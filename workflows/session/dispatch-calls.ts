@@ -13,6 +13,7 @@ import { publishSessionState } from './publish-session-state';
 import { runBatch } from './run-batch';
 import type { RunnableCall } from './run-batch';
 import type { SessionContext } from './session-context';
+import { traceBatch, traceVerdict } from '../session-tracing';
 
 /**
  * Runs the calls of one model response and returns exactly one outcome per call, in call order.
@@ -49,7 +50,7 @@ export async function dispatchCalls(
       );
     }
   };
-  for (const batch of batches) {
+  for (const [batchIndex, batch] of batches.entries()) {
     if (context.interrupt) {
       notRun(batch.calls);
       continue;
@@ -64,7 +65,9 @@ export async function dispatchCalls(
     if (runnable.length === 0) continue;
     context.status = 'running_tools';
     publishSessionState(context);
-    const batchOutcomes = await runBatch(context, runnable);
+    const batchOutcomes = await traceBatch(batchIndex, batch.calls.length, runnable.length, () =>
+      runBatch(context, runnable),
+    );
     runnable.forEach(({ prepared: call }, index) => {
       const outcome = batchOutcomes[index];
       if (outcome === undefined) return;
@@ -96,6 +99,7 @@ function clearBatch(
         ...(callFirst ? { callFirst } : {}),
       })),
     });
+    traceVerdict(call, verdict);
     if (verdict.verdict === 'blocked') {
       context.counters.blockedCalls += 1;
       outcomes.set(

@@ -3,6 +3,7 @@ import { continueAsNewIfDue } from './continue-as-new-if-due';
 import { publishSessionState } from './publish-session-state';
 import type { RunEndReason } from './run-turn';
 import { runTurn } from './run-turn';
+import { traceTurn } from '../session-tracing';
 import type { SessionContext } from './session-context';
 
 /**
@@ -21,7 +22,7 @@ export async function runAgentLoop(context: SessionContext): Promise<void> {
       return;
     }
     await continueAsNewIfDue(context);
-    const end = await runTurn(context);
+    const end = await traceTurn(context, () => runTurn(context));
     if (end) {
       endRun(context, end.reason, end.detail);
       return;

@@ -5,6 +5,7 @@ import { executeToolActivity } from './execute-tool-activity';
 import { outcomeFromFailure } from './outcome-from-failure';
 import type { CancelCause } from './outcome-from-failure';
 import type { SessionContext } from './session-context';
+import { traceToolCall } from '../session-tracing';
 
 /** A call cleared to run, and whether a human approved it. */
 export interface RunnableCall {
@@ -32,13 +33,15 @@ export async function runBatch(context: SessionContext, calls: readonly Runnable
     context.running.set(prepared.callId, entry);
     try {
       const outcome = await callScope.run(() =>
-        executeToolActivity({
-          sessionId: context.sessionId,
-          turn: context.turnIndex,
-          interactive: context.interactive,
-          prepared,
-          approved,
-        }),
+        traceToolCall(prepared, approved, () =>
+          executeToolActivity({
+            sessionId: context.sessionId,
+            turn: context.turnIndex,
+            interactive: context.interactive,
+            prepared,
+            approved,
+          }),
+        ),
       );
       if (outcome.type === 'tool-error') abortSiblings(prepared);
       return outcome;

@@ -7,6 +7,7 @@ import { loadCatalog, modelActivities } from './call-model-activity';
 import { dispatchCalls } from './dispatch-calls';
 import { publishSessionState } from './publish-session-state';
 import type { SessionContext } from './session-context';
+import { traceModelCall } from '../session-tracing';
 
 /** Why a run ended. */
 export type RunEndReason =
@@ -46,7 +47,7 @@ export async function runTurn(context: SessionContext): Promise<{ reason: RunEnd
 
   context.status = 'thinking';
   publishSessionState(context);
-  const result = await callModelInterruptibly(context, tools, catalog);
+  const result = await traceModelCall(context, tools.length, () => callModelInterruptibly(context, tools, catalog));
   if ('interrupted' in result) return { reason: 'interrupted' };
   if ('failed' in result) return { reason: 'model_error', detail: result.failed };
 
