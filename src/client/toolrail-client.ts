@@ -5,6 +5,8 @@ import { toolrailStatusKey } from '../session/search-attributes';
 import type { SessionStatus } from '../session/session-status';
 import { agentSession } from '../../workflows/agent-session';
 import { SessionHandle } from './session-handle';
+import { tracedClient } from '../tracing/client-tracing';
+import type { TracingOptions } from '../tracing/tracing-options';
 
 /** Options of {@link ToolrailClient.startSession}. */
 export type StartSessionOptions = Omit<SessionInput, 'carried' | 'rules'> & {
@@ -30,8 +32,20 @@ export class ToolrailClient {
   readonly temporal: Client;
   readonly taskQueue: string;
 
-  constructor({ client, taskQueue = 'toolrail' }: { client: Client; taskQueue?: string }) {
-    this.temporal = client;
+  /**
+   * `tracing` turns on OpenTelemetry spans of the client's calls (start, signal, query…), parents of
+   * the sessions' spans; `temporal` is then a traced copy of `client` on the same connection.
+   */
+  constructor({
+    client,
+    taskQueue = 'toolrail',
+    tracing,
+  }: {
+    client: Client;
+    taskQueue?: string;
+    tracing?: TracingOptions;
+  }) {
+    this.temporal = tracing ? tracedClient(client, tracing) : client;
     this.taskQueue = taskQueue;
   }
 
