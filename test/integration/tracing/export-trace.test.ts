@@ -1,6 +1,9 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { simulateCommand } from '../../../src/cli/commands/simulate';
+import { transcriptCommand } from '../../../src/cli/commands/transcript';
 import { createScriptedModel, textResponse, toolCallResponse } from '../../../src/models';
 import { simulateTrace, traceSchema } from '../../../src/rules';
 import type { SimulationLine } from '../../../src/rules';
@@ -108,6 +111,28 @@ describe('a recorded session exported as a trace', () => {
         expect(same.lines.flatMap((line) => (line.type === 'user' ? [] : [line.visible]))).toEqual(
           entriesOf(transcript, 'model').map((entry) => [...entry.visible].sort()),
         );
+
+        // The same through the CLI: `toolrail transcript --trace FILE`, then `toolrail simulate`.
+        const file = path.join(mkdtempSync(path.join(tmpdir(), 'toolrail-trace-')), 'session.trace.json');
+        const connection = ['--address', inject('temporalAddress'), '--namespace', connections.namespace];
+        expect(await transcriptCommand.run([session.sessionId, ...connection, '--trace', file])).toBe(0);
+        expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(trace);
+        const printed: string[] = [];
+        const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+          printed.push(String(chunk));
+          return true;
+        });
+        try {
+          expect(await simulateCommand.run(['--rules', rulesFile, '--trace', file])).toBe(0);
+        } finally {
+          write.mockRestore();
+        }
+        const cliLines = printed
+          .join('')
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as SimulationLine);
+        expect(simulatedVerdicts(cliLines)).toEqual(sessionVerdicts);
 
         const changed = simulateTrace(compileRules(changedRules, { catalog: trace.tools }), trace);
         expect(simulatedVerdicts(changed.lines)).toEqual([
