@@ -123,6 +123,9 @@ describe('a recorded session exported as a trace', () => {
           return true;
         });
         try {
+          // `--trace` with no FILE (last) prints the trace on stdout.
+          expect(await transcriptCommand.run([session.sessionId, ...connection, '--trace'])).toBe(0);
+          expect(JSON.parse(printed.splice(0).join(''))).toEqual(trace);
           expect(await simulateCommand.run(['--rules', rulesFile, '--trace', file])).toBe(0);
         } finally {
           write.mockRestore();
