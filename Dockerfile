@@ -1,17 +1,20 @@
-# A toolrail worker image: the repository's sources run with tsx (no build step).
+# A toolrail worker image: the compiled CLI and worker (`npm run build` → dist/), run with plain node.
 #   docker build -t toolrail-worker .
-#   docker run -e TEMPORAL_ADDRESS=host:7233 toolrail-worker worker --module examples/support-desk/worker-module.ts
+#   docker run -e TEMPORAL_ADDRESS=host:7233 toolrail-worker worker --module dist/examples/support-desk/worker-module.js
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY . .
+RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+
 FROM node:20-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
-COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund
-COPY bin ./bin
-COPY src ./src
-COPY workflows ./workflows
-COPY activities ./activities
-COPY examples ./examples
-COPY tsconfig.json ./
+COPY --from=build /app/package.json /app/package-lock.json ./
+COPY --from=build /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY --from=build /app/bin ./bin
 USER node
 ENTRYPOINT ["node", "bin/toolrail.cjs"]
 CMD ["worker", "--help"]

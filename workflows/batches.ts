@@ -22,6 +22,7 @@ import type { SessionActivities } from '../activities/types';
 import { catalogNames, note, recordCall, setStatus } from './session-state';
 import type { SessionState } from './session-state';
 import { workflowNow } from './workflow-now';
+import { traceBatch, traceToolCall, traceVerdict } from './session-tracing';
 
 /** A call that may run, and whether a human approved it. */
 type RunnableCall = { prepared: PreparedCall; approved: boolean };
@@ -89,7 +90,7 @@ export async function dispatchCalls(
     }
     if (runnable.length === 0) continue;
     setStatus(state, 'running_tools');
-    const executed = await runBatch(state, runnable);
+    const executed = await traceBatch(index, batch.calls.length, runnable.length, () => runBatch(state, runnable));
     runnable.forEach(({ prepared: call }, index) => {
       const result = executed[index];
       if (result === undefined) return;
@@ -121,6 +122,7 @@ function judgeCalls(
       ...(callFirst && { callFirst }),
     }));
     note(state, { kind: 'verdict', callId: call.callId, tool: call.toolName, verdict: verdict.verdict, reasons });
+    traceVerdict(call, verdict);
     if (verdict.verdict === 'blocked') {
       state.counters.blockedCalls += 1;
       const message = formatRuleRefusal(call.toolName, verdict.reasons);
@@ -218,7 +220,8 @@ async function runBatch(state: SessionState, calls: readonly RunnableCall[]): Pr
       const { sessionId, turnIndex: turn, interactive } = state;
       const rulesReadOutput = readsOutput(state.rules, prepared.toolName);
       const input = { sessionId, turn, interactive, prepared, approved, rulesReadOutput };
-      const executed = await running.scope.run(() => executeToolActivity(prepared)(input));
+      const run = (): Promise<DispatchedCall> => executeToolActivity(prepared)(input);
+      const executed = await running.scope.run(() => traceToolCall(prepared, approved, run));
       if (executed.outcome.type === 'tool-error') abortSiblings(prepared);
       return executed;
     } catch (error) {

@@ -26,6 +26,7 @@ import {
   storeMessages,
 } from './session-state';
 import type { SessionState } from './session-state';
+import { traceModelCall, traceTurn } from './session-tracing';
 
 /** Model failures that mean the session itself is misconfigured: they fail the workflow loudly. */
 const fatalModelErrors = new Set(['SCRIPT_EXHAUSTED', 'CONFIGURATION']);
@@ -53,7 +54,7 @@ export async function runTurns(state: SessionState, continueIfDue: ContinueIfDue
   for (;;) {
     if (state.run.turns > 0 && state.queuedMessages.length > 0) return endRun(state, 'new_message');
     await continueIfDue();
-    const end = await runTurn(state, continueIfDue);
+    const end = await traceTurn(state, () => runTurn(state, continueIfDue));
     if (end !== undefined) return endRun(state, end.reason, end.detail);
   }
 }
@@ -85,7 +86,7 @@ async function runTurn(state: SessionState, continueIfDue: ContinueIfDue): Promi
 
   // Model: an interrupt cancels the call's scope (see `interruptRun`).
   setStatus(state, 'thinking');
-  const result = await callModelInterruptibly(state, tools, catalog);
+  const result = await traceModelCall(state, tools.length, () => callModelInterruptibly(state, tools, catalog));
   if ('interrupted' in result) return { reason: 'interrupted' };
   if ('failed' in result) return { reason: 'model_error', detail: result.failed };
   const { response, prepared, assistant, shown } = result;

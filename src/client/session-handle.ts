@@ -9,6 +9,10 @@ import {
   sendUserMessageUpdate,
 } from '../session/session-messages';
 import type { SessionRuleStateView, SessionStatusView, TranscriptEntry } from '../session/session-views';
+import type { Trace } from '../rules';
+import { readTranscript } from '../tracing/read-transcript';
+import type { ReadToolContent } from '../tracing/read-transcript';
+import { recordedTrace } from '../tracing/recorded-trace';
 import type { agentSession } from '../../workflows/agent-session';
 import { decodeMessage } from '../conversation/encode-message';
 import type { ContentStore } from '../store/content-store';
@@ -71,6 +75,21 @@ export class SessionHandle {
     if (store === undefined)
       throw new Error('transcript({ full: true }) needs the content store: pass contentStore to the ToolrailClient');
     return Promise.all(entries.map((entry) => withFullText(store, this.sessionId, entry)));
+  }
+
+  /**
+   * What the session did, as a trace for `toolrail simulate`: its catalog, user messages, and every
+   * model response with the calls that reached the rules, their arguments and results. Simulate it
+   * with other rules to see which calls they would have hidden or refused, and why.
+   * `readToolContent` returns a tool result's full text (default: the transcript's `content`).
+   */
+  async exportTrace({ readToolContent }: { readToolContent?: ReadToolContent } = {}): Promise<Trace> {
+    // Whole results from the content store when the client has it (rules may read a result's full output).
+    const full = this.#contentStore !== undefined;
+    const [entries, state] = await Promise.all([this.transcript({ full }), this.ruleState()]);
+    const catalog = [...state.rules.visible, ...state.rules.hidden.map(({ tool }) => tool)];
+    const events = await readTranscript(entries, readToolContent);
+    return recordedTrace(events, catalog, `session ${this.sessionId}, exported from its transcript`);
   }
 
   /** Status, counters and why the last run ended. */

@@ -6,6 +6,8 @@ import type { SessionStatus } from '../session/session-status';
 import { agentSession } from '../../workflows/agent-session';
 import { SessionHandle } from './session-handle';
 import type { ContentStore } from '../store/content-store';
+import { tracedClient } from '../tracing/client-tracing';
+import type { TracingOptions } from '../tracing/tracing-options';
 
 /** Options of {@link ToolrailClient.startSession}. */
 export type StartSessionOptions = Omit<SessionInput, 'carried' | 'rules'> & {
@@ -46,17 +48,21 @@ export class ToolrailClient {
    * @param client A Temporal client.
    * @param taskQueue Task queue of the workers that run sessions. Defaults to `toolrail`.
    * @param contentStore The workers' content store, to read whole messages (`transcript({ full: true })`).
+   * @param tracing OpenTelemetry spans of the client's calls (start, signal, query…), parents of the
+   *   sessions' spans; `temporal` is then a traced copy of `client` on the same connection. Off by default.
    */
   constructor({
     client,
     taskQueue = 'toolrail',
     contentStore,
+    tracing,
   }: {
     client: Client;
     taskQueue?: string;
     contentStore?: ContentStore;
+    tracing?: TracingOptions;
   }) {
-    this.temporal = client;
+    this.temporal = tracing ? tracedClient(client, tracing) : client;
     this.taskQueue = taskQueue;
     this.contentStore = contentStore;
   }

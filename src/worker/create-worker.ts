@@ -11,6 +11,9 @@ import { bundleSessionWorkflows } from './bundle-session-workflows';
 import type { ContentStore } from '../store/content-store';
 import { openContentStore } from '../store/open-content-store';
 import { createExternalStorage } from '../store/content-storage-driver';
+import { bundleTracedSessionWorkflows } from '../tracing/bundle-traced-workflows';
+import type { TracingOptions } from '../tracing/tracing-options';
+import { workerTracingOptions } from '../tracing/worker-tracing';
 
 /** Options of {@link createWorker}. */
 export interface CreateWorkerOptions {
@@ -34,6 +37,12 @@ export interface CreateWorkerOptions {
    * directory store. Every worker (and client) of a session must reach the same store.
    */
   contentStore?: ContentStore | string;
+  /**
+   * OpenTelemetry tracing of sessions (off by default): spans of the session, its turns, model calls
+   * and tool calls, sent to `tracing.spanProcessor`. A `workflowBundle` given with it must bundle
+   * the interceptors too (`bundleTracedSessionWorkflows()`).
+   */
+  tracing?: TracingOptions;
   /** Pre-bundled workflow code; by default toolrail's workflows are bundled once per process. */
   workflowBundle?: WorkflowBundle;
   /** Any other Temporal worker option (tuning, interceptors, identity). */
@@ -63,12 +72,15 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
       ...(options.hooks ? { hooks: options.hooks } : {}),
     }),
   };
+  const tracing = options.tracing ? workerTracingOptions(options.tracing) : undefined;
   return Worker.create({
     connection: options.connection,
     namespace: options.namespace ?? 'default',
     taskQueue: options.taskQueue ?? 'toolrail',
-    workflowBundle: options.workflowBundle ?? (await bundleSessionWorkflows()),
+    workflowBundle:
+      options.workflowBundle ?? (await (tracing ? bundleTracedSessionWorkflows() : bundleSessionWorkflows())),
     activities,
+    ...tracing,
     // Cancellations reach an activity through its heartbeats: keep the throttle short so an
     // interrupt stops a running tool within about half a second.
     maxHeartbeatThrottleInterval: '500 milliseconds',

@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import type { TranscriptEntry } from '../../session/session-views';
 import { ContentStoreError } from '../../store/content-store-error';
 import type { CliCommand } from '../cli-command';
@@ -7,22 +8,46 @@ import { parseCommandArgs } from '../parse-command-args';
 import { renderTranscriptEntry } from '../render/render-transcript-entry';
 import { withClient } from '../with-client';
 
-const usage = `Usage: toolrail transcript SESSION_ID [--json] [connection flags]
+const usage = `Usage: toolrail transcript SESSION_ID [--json] [--trace [FILE]] [connection flags]
 
 Prints what happened in a session, turn by turn: user messages, visible tools, proposed calls,
 verdicts with reasons, approvals, tool results and why each run ended. Whole messages and results
 are read from the content store (TOOLRAIL_CONTENT_STORE, else .toolrail/content); when it cannot be
 read, the session's previews are printed with a warning.
+  --json          the transcript entries as JSON
+  --trace [FILE]  write the session as a trace for \`toolrail simulate\` (JSON) to FILE, or to stdout
+                  without FILE (or with -): replay other rules over what the session really did
 
 ${connectionFlagsHelp}`;
 
-/** `toolrail transcript`: a session turn by turn. */
+/** `--trace` with no value (last, or before another flag) means stdout: give parseArgs `-`. */
+function withTraceValue(argv: readonly string[]): string[] {
+  return argv.map((arg, index) =>
+    arg === '--trace' && (index === argv.length - 1 || (argv[index + 1] ?? '').startsWith('--')) ? '--trace=-' : arg,
+  );
+}
+
+/** `toolrail transcript`: a session turn by turn, or as a trace to simulate. */
 export const transcriptCommand: CliCommand = {
-  summary: 'print a session turn by turn (calls, verdicts, results)',
+  summary: 'print a session turn by turn (calls, verdicts, results), or export it as a trace',
   async run(argv) {
-    const parsed = parseCommandArgs('transcript', argv, { ...connectionFlags, json: { type: 'boolean' } }, usage, 1);
+    const parsed = parseCommandArgs(
+      'transcript',
+      withTraceValue(argv),
+      { ...connectionFlags, json: { type: 'boolean' }, trace: { type: 'string' } },
+      usage,
+      1,
+    );
     if (!parsed.ok) return parsed.exitCode;
     const [sessionId = ''] = parsed.positionals;
+    const traceFile = parsed.values.trace;
+    if (traceFile !== undefined) {
+      const trace = await withClient(parsed.values, ({ toolrail }) => toolrail.getSession(sessionId).exportTrace());
+      const text = `${JSON.stringify(trace, null, 2)}\n`;
+      if (traceFile === '-') process.stdout.write(text);
+      else await writeFile(traceFile, text);
+      return ExitCode.ok;
+    }
     const entries: TranscriptEntry[] = await withClient(parsed.values, async ({ toolrail }) => {
       const session = toolrail.getSession(sessionId);
       try {
