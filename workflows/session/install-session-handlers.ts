@@ -1,4 +1,4 @@
-import { setHandler } from '@temporalio/workflow';
+import { log, setHandler } from '@temporalio/workflow';
 import { describeRuleState } from '../../src/rules';
 import {
   approveToolCallUpdate,
@@ -10,6 +10,7 @@ import {
   userMessageSignal,
 } from '../../src/session/session-messages';
 import type { ApproveToolCallInput } from '../../src/session/session-messages';
+import { undecodableEncoding } from '../../src/session/payload-converter';
 import type { SessionContext } from './session-context';
 import { requestInterrupt } from './request-interrupt';
 
@@ -20,6 +21,7 @@ export function installSessionHandlers(context: SessionContext): void {
   setHandler(
     userMessageSignal,
     (input) => {
+      if (dropUndecodable(context, 'userMessage', input)) return;
       const text = readText(input?.text);
       if (text === undefined) return; // a malformed payload is dropped without touching the session
       context.queuedMessages.push(text);
@@ -30,6 +32,11 @@ export function installSessionHandlers(context: SessionContext): void {
   setHandler(
     interruptSignal,
     (input) => {
+      if (dropUndecodable(context, 'interrupt', input)) return;
+      if (!isInterruptInput(input)) {
+        dropWithNotice(context, 'dropped a malformed interrupt signal (expected nothing or { message?: string })');
+        return;
+      }
       const message = input?.message === undefined ? undefined : readText(input.message);
       requestInterrupt(context, message === undefined ? {} : { message });
     },
@@ -98,6 +105,28 @@ export function installSessionHandlers(context: SessionContext): void {
   );
 }
 
+/** Drops a signal whose payload could not be decoded, with a worker log line and a transcript notice. */
+function dropUndecodable(context: SessionContext, signal: string, input: unknown): boolean {
+  const encoding = undecodableEncoding(input);
+  if (encoding === undefined) return false;
+  dropWithNotice(context, `dropped a ${signal} signal whose payload could not be decoded (encoding ${encoding})`);
+  return true;
+}
+
+function dropWithNotice(context: SessionContext, what: string): void {
+  const text = `[toolrail] ${what}`;
+  log.warn(text);
+  context.note({ kind: 'notice', text });
+}
+
+/** `interrupt` takes nothing, or `{ message?: string }` with a non-blank message. */
+function isInterruptInput(input: unknown): input is { message?: string } | undefined | null {
+  if (input === undefined || input === null) return true;
+  if (typeof input !== 'object' || Array.isArray(input)) return false;
+  const message = (input as { message?: unknown }).message;
+  return message === undefined || readText(message) !== undefined;
+}
+
 function readText(value: unknown): string | undefined {
   if (typeof value !== 'string' || value.trim() === '') return undefined;
   return value.length > maxMessageChars ? value.slice(0, maxMessageChars) : value;
@@ -105,6 +134,9 @@ function readText(value: unknown): string | undefined {
 
 /** Rejects (before anything is written to history) approvals of unknown, decided or malformed calls. */
 function validateApproval(context: SessionContext, input: ApproveToolCallInput): void {
+  const encoding = undecodableEncoding(input);
+  if (encoding !== undefined)
+    throw new TypeError(`approveToolCall payload could not be decoded (encoding ${encoding})`);
   if (typeof input !== 'object' || input === null)
     throw new TypeError('approveToolCall needs { callId, approved, reason? }');
   if (typeof input.callId !== 'string' || input.callId === '') throw new TypeError('callId must be a non-empty string');

@@ -60,13 +60,22 @@ describe('malformed messages to a session', () => {
       ]);
       expect(delivered.ofType('WORKFLOW_TASK_FAILED')).toEqual([]);
       expect(delivered.acceptedUpdates()).toEqual([]);
-      // …and changed nothing.
-      expect(await snapshot()).toEqual(before);
+      // …and changed nothing but a notice that the malformed interrupt was refused.
+      const after = await snapshot();
+      expect(after.status).toEqual(before.status);
+      expect(after.ruleState).toEqual(before.ruleState);
+      expect(after.transcript).toEqual([
+        {
+          kind: 'notice',
+          turn: 0,
+          text: '[toolrail] dropped a malformed interrupt signal (expected nothing or { message?: string })',
+        },
+      ]);
 
       // The session still works.
       await session.send('Hello');
       expect(await session.result()).toMatchObject({ lastRunEnd: 'text', counters: { runs: 1, turns: 1 } });
-      expect(outline(await session.transcript())).toEqual(['user:Hello', 'model:text', 'run-end:text']);
+      expect(outline(await session.transcript())).toEqual(['notice', 'user:Hello', 'model:text', 'run-end:text']);
       expect(model.requests).toHaveLength(1);
       expect(model.requests[0]?.messages).toEqual([{ role: 'user', text: 'Hello' }]);
     });
