@@ -13,6 +13,7 @@ import { prepareToolCall } from '../src/tools/lifecycle/prepare-tool-call';
 import type { ToolHooks } from '../src/tools/lifecycle/tool-hooks';
 import type { ToolRegistry } from '../src/tools/tool-registry';
 import type { SessionActivities } from './types';
+import { reportLateToolEnd } from './report-late-tool-end';
 
 /** What the session activities need from the worker. */
 export interface SessionActivityDependencies {
@@ -26,6 +27,11 @@ export interface SessionActivityDependencies {
   hooks?: ToolHooks;
   /** How often running activities heartbeat on their own (so cancellations reach them), in ms. Defaults to 1 000. */
   heartbeatIntervalMs?: number;
+  /**
+   * How long a tool may take to settle after its abort signal fired before it is reported as still
+   * running (and its late end recorded in the transcript), in milliseconds. Defaults to 5 000.
+   */
+  toolAbortGraceMs?: number;
 }
 
 /**
@@ -102,6 +108,11 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
           registry,
           prepared,
           approved,
+          afterAbort: reportLateToolEnd({
+            callId: prepared.callId,
+            toolName: prepared.toolName,
+            graceMs: dependencies.toolAbortGraceMs ?? 5_000,
+          }),
           offload: { directory: offloadDirectory },
           ...(hooks ? { hooks } : {}),
           context: {

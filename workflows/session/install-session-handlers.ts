@@ -11,6 +11,7 @@ import {
 } from '../../src/session/session-messages';
 import type { ApproveToolCallInput } from '../../src/session/session-messages';
 import { undecodableEncoding } from '../../src/session/payload-converter';
+import { toolCallFinishedLateSignal } from '../../src/session/tool-call-finished-late';
 import type { SessionContext } from './session-context';
 import { requestInterrupt } from './request-interrupt';
 
@@ -44,6 +45,22 @@ export function installSessionHandlers(context: SessionContext): void {
       description:
         'Stops the model call and every running tool whose interruptBehavior is cancel; block tools finish first. An optional message starts the next run.',
     },
+  );
+
+  setHandler(
+    toolCallFinishedLateSignal,
+    (input) => {
+      if (dropUndecodable(context, 'toolCallFinishedLate', input)) return;
+      if (typeof input?.callId !== 'string' || typeof input.toolName !== 'string') return;
+      const call = `${input.toolName} call ${input.callId}`;
+      const text =
+        input.outcome === 'still-running'
+          ? `[toolrail] ${call} did not stop: it was still running when the session moved on and may still apply its effect`
+          : `[toolrail] ${call} finished late, after the session moved on (${input.outcome === 'completed' ? 'completed' : 'failed'}): ${String(input.summary ?? '')}`;
+      log.warn(text);
+      context.note({ kind: 'notice', text });
+    },
+    { description: 'From the worker: a tool that ignored its abort signal is still running, or finished late.' },
   );
 
   setHandler(
