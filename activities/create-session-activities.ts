@@ -103,16 +103,18 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
 
     async executeTool({ sessionId, turn, interactive, prepared, approved }) {
       const context = Context.current();
+      const afterAbort = reportLateToolEnd({
+        callId: prepared.callId,
+        toolName: prepared.toolName,
+        graceMs: dependencies.toolAbortGraceMs ?? 5_000,
+      });
+      let stillRunning = false;
       const outcome = await withHeartbeats(heartbeatIntervalMs, () =>
         executePreparedCall({
           registry,
           prepared,
           approved,
-          afterAbort: reportLateToolEnd({
-            callId: prepared.callId,
-            toolName: prepared.toolName,
-            graceMs: dependencies.toolAbortGraceMs ?? 5_000,
-          }),
+          afterAbort: { ...afterAbort, onStillRunning: () => ((stillRunning = true), afterAbort.onStillRunning()) },
           offload: { directory: offloadDirectory },
           ...(hooks ? { hooks } : {}),
           context: {
@@ -125,8 +127,9 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
           },
         }),
       );
-      // Report a cancellation as one, so the workflow (and the UI) see the call was cancelled.
-      if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason;
+      // Report a cancellation as one, so the workflow (and the UI) see the call was cancelled; but a
+      // tool that did not stop is reported as such (its outcome says it may still apply its effect).
+      if (context.cancellationSignal.aborted && !stillRunning) throw context.cancellationSignal.reason;
       if (shouldRetryToolOutcome({ outcome, prepared, attempt: context.info.attempt })) {
         throw ApplicationFailure.retryable(
           outcome.type === 'tool-error' ? outcome.message : 'retry',

@@ -9,7 +9,7 @@ import type { HarnessConnections } from '../../harness/connect';
 import { compileRules } from '../../helpers/compile-rules';
 import { pollUntil } from '../../helpers/poll-until';
 import { readSessionHistory } from '../../helpers/session-history';
-import { entriesOf } from '../../helpers/transcript-entries';
+import { entriesOf, toolResultOf } from '../../helpers/transcript-entries';
 
 const noRules = compileRules({ toolrail: 1, rules: [] });
 
@@ -72,12 +72,17 @@ describe('a cancel tool that ignores its abort signal', () => {
       // The session moved on while the tool still runs, and says so.
       const notStopped = await pollUntil(
         () => session.transcript(),
-        (transcript) => entriesOf(transcript, 'notice').some((entry) => entry.text.includes('did not stop')),
+        (transcript) =>
+          entriesOf(transcript, 'notice').some((entry) => entry.text.includes('did not stop')) &&
+          entriesOf(transcript, 'tool').some((entry) => entry.callId === 'w1'),
       );
       expect(entriesOf(notStopped, 'notice').map((entry) => entry.text)).toEqual([
         '[toolrail] stubborn_write call w1 did not stop: it was still running when the session moved on and may still apply its effect',
       ]);
       expect(await session.status()).toMatchObject({ status: 'idle', lastRunEnd: 'interrupted' });
+      // The tool result the model reads says so too.
+      expect(toolResultOf(notStopped, 'w1')).toMatchObject({ isError: true, code: 'INTERRUPTED' });
+      expect(toolResultOf(notStopped, 'w1').content).toContain('did not stop');
       await session.send('Next.');
       await pollUntil(
         () => session.status(),
