@@ -22,6 +22,7 @@ import type { ToolOutcome } from '../src/dispatch/tool-outcome';
 import type { ConversationMessage } from '../src/models/conversation-message';
 import type { ContentStore } from '../src/store/content-store';
 import type { ExecutedCall, SessionActivities } from './types';
+import { reportLateToolEnd } from './report-late-tool-end';
 
 /** What the session activities need from the worker. */
 export interface SessionActivityDependencies {
@@ -43,6 +44,11 @@ export interface SessionActivityDependencies {
    * 262 144 (256 KiB), whatever the tool's `maxResultSizeChars`.
    */
   resultOffloadBytes?: number;
+  /**
+   * How long a tool may take to settle after its abort signal fired before it is reported as still
+   * running (and its late end recorded in the transcript), in milliseconds. Defaults to 5 000.
+   */
+  toolAbortGraceMs?: number;
 }
 
 /** Outputs larger than this (as JSON, in UTF-8 bytes) reach the workflow as a preview unless the rules read them. */
@@ -145,11 +151,18 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
 
     async executeTool({ sessionId, turn, interactive, prepared, approved, rulesReadOutput }) {
       const context = Context.current();
+      const afterAbort = reportLateToolEnd({
+        callId: prepared.callId,
+        toolName: prepared.toolName,
+        graceMs: dependencies.toolAbortGraceMs ?? 5_000,
+      });
+      let stillRunning = false;
       const outcome = await withHeartbeats(heartbeatIntervalMs, () =>
         executePreparedCall({
           registry,
           prepared,
           approved,
+          afterAbort: { ...afterAbort, onStillRunning: () => ((stillRunning = true), afterAbort.onStillRunning()) },
           offload: { directory: offloadDirectory },
           ...(hooks ? { hooks } : {}),
           context: {
@@ -162,8 +175,9 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
           },
         }),
       );
-      // Report a cancellation as one, so the workflow (and the UI) see the call was cancelled.
-      if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason;
+      // Report a cancellation as one, so the workflow (and the UI) see the call was cancelled; but a
+      // tool that did not stop is reported as such (its outcome says it may still apply its effect).
+      if (context.cancellationSignal.aborted && !stillRunning) throw context.cancellationSignal.reason;
       if (shouldRetryToolOutcome({ outcome, prepared, attempt: context.info.attempt })) {
         throw ApplicationFailure.retryable(
           outcome.type === 'tool-error' ? outcome.message : 'retry',

@@ -2,6 +2,7 @@ import { bundleWorkflowCode } from '@temporalio/worker';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { bundlerLogger } from '../worker/bundle-session-workflows';
 import { workflowsPath } from '../worker/workflows-path';
+import { payloadConverterPath } from '../worker/payload-converter-path';
 
 /** Temporal's OpenTelemetry workflow interceptors (span per workflow run and per scheduled activity). */
 export const tracingWorkflowInterceptorsModule =
@@ -16,6 +17,7 @@ let cached: Promise<WorkflowBundleWithSourceMap> | undefined;
 export function bundleTracedSessionWorkflows(): Promise<WorkflowBundleWithSourceMap> {
   cached ??= bundleWorkflowCode({
     workflowsPath,
+    payloadConverterPath,
     workflowInterceptorModules: [tracingWorkflowInterceptorsModule],
     logger: bundlerLogger,
   });

@@ -1,5 +1,6 @@
 import { bundleWorkflowCode } from '@temporalio/worker';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { payloadConverterPath } from './payload-converter-path';
 import { workflowsPath } from './workflows-path';
 
 /** A logger for `bundleWorkflowCode` that shows only the bundler's warnings and errors. */
@@ -19,6 +20,6 @@ let cached: Promise<WorkflowBundleWithSourceMap> | undefined;
  * Pass the result as `workflowBundle` to start many workers quickly.
  */
 export function bundleSessionWorkflows(): Promise<WorkflowBundleWithSourceMap> {
-  cached ??= bundleWorkflowCode({ workflowsPath, logger: bundlerLogger });
+  cached ??= bundleWorkflowCode({ workflowsPath, payloadConverterPath, logger: bundlerLogger });
   return cached;
 }

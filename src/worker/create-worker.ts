@@ -43,6 +43,11 @@ export interface CreateWorkerOptions {
    * the interceptors too (`bundleTracedSessionWorkflows()`).
    */
   tracing?: TracingOptions;
+  /**
+   * How long a tool may take to settle after an interrupt aborted it before it is reported as still
+   * running, in milliseconds. Defaults to 5 000. Its late end is then recorded in the transcript.
+   */
+  toolAbortGraceMs?: number;
   /** Pre-bundled workflow code; by default toolrail's workflows are bundled once per process. */
   workflowBundle?: WorkflowBundle;
   /** Any other Temporal worker option (tuning, interceptors, identity). */
@@ -70,6 +75,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
       offloadDirectory: options.offloadDirectory ?? path.join(os.tmpdir(), 'toolrail-results'),
       ...(options.env ? { env: options.env } : {}),
       ...(options.hooks ? { hooks: options.hooks } : {}),
+      ...(options.toolAbortGraceMs === undefined ? {} : { toolAbortGraceMs: options.toolAbortGraceMs }),
     }),
   };
   const tracing = options.tracing ? workerTracingOptions(options.tracing) : undefined;

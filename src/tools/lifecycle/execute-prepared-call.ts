@@ -8,6 +8,7 @@ import type { AnyTool } from '../tool';
 import type { ToolCallContext, ToolExecutionContext } from '../tool-context';
 import type { ToolRegistry } from '../tool-registry';
 import { abortOutcome } from './abort-outcome';
+import type { AfterAbort } from './after-abort';
 import { executionOutcome } from './execution-outcome';
 import type { ToolResultOffloadOptions } from './offload-tool-result';
 import { parseToolArgs } from './parse-tool-args';
@@ -28,6 +29,8 @@ export interface ExecutePreparedCallOptions {
   readonly hooks?: ToolHooks;
   /** Whether a human approved this call; required when its permission is `ask`. Default: false. */
   readonly approved?: boolean;
+  /** What to do with a tool that does not settle soon after its signal fired. Default: nothing (it is not awaited). */
+  readonly afterAbort?: AfterAbort;
 }
 
 /**
@@ -57,6 +60,7 @@ async function executeOrRefuse({
   offload,
   hooks = {},
   approved = false,
+  afterAbort,
 }: ExecutePreparedCallOptions): Promise<ToolOutcome> {
   const { callId, toolName } = prepared;
   const fail = (code: ToolErrorCode, message: string) => createToolErrorOutcome({ callId, toolName, code, message });
@@ -96,6 +100,7 @@ async function executeOrRefuse({
     input: ready.input,
     context: executionContext,
     timeoutMs: prepared.execution.timeoutMs,
+    afterAbort,
   });
   const outcome = await executionOutcome({
     end,

@@ -29,6 +29,15 @@ export async function executionOutcome({
 }): Promise<ToolOutcome> {
   const { callId, toolName } = prepared;
   const retryAllowed = prepared.execution.retry.maximumAttempts > 1;
+  if (end.kind === 'aborted' && end.stillRunning === true) {
+    return createToolErrorOutcome({
+      callId,
+      toolName,
+      code: ToolErrorCode.INTERRUPTED,
+      message: `${toolName} did not stop: it was still running when the session moved on and may still apply its effect.`,
+      retryable: false,
+    });
+  }
   if (end.kind === 'aborted') return abortOutcome({ callId, toolName, reason: end.reason, retryAllowed });
   if (end.kind === 'threw') {
     const deliberate = ToolExecutionError.isInstance(end.error);

@@ -1,28 +1,33 @@
 import type { AnyTool } from '../tool';
 import type { ToolExecutionContext } from '../tool-context';
 import { ToolAbortError } from '../errors/tool-abort-error';
+import type { AfterAbort } from './after-abort';
 
 /** How running a tool ended. */
 export type ToolExecutionEnd =
   | { readonly kind: 'returned'; readonly output: unknown }
   | { readonly kind: 'threw'; readonly error: unknown }
-  | { readonly kind: 'aborted'; readonly reason: unknown };
+  | { readonly kind: 'aborted'; readonly reason: unknown; readonly stillRunning?: boolean };
 
 /**
  * Runs `execute` under the caller's signal and a `timeoutMs` timer. Whichever ends first wins: a tool
  * that ignores its signal still yields an `aborted` end on time (its late result is discarded). A
- * tool that throws after its signal fired counts as aborted.
+ * tool that throws after its signal fired counts as aborted. With `afterAbort`, an aborted tool gets
+ * `afterAbort.graceMs` to settle; if it does not, the end says `stillRunning` and its late return or
+ * throw is reported to `afterAbort.onLateEnd`.
  */
 export async function runToolExecution({
   tool,
   input,
   context,
   timeoutMs,
+  afterAbort,
 }: {
   tool: AnyTool;
   input: unknown;
   context: ToolExecutionContext;
   timeoutMs: number;
+  afterAbort?: AfterAbort | undefined;
 }): Promise<ToolExecutionEnd> {
   const timeout = new AbortController();
   const timer = setTimeout(() => {
@@ -45,10 +50,31 @@ export async function runToolExecution({
       return signal.aborted ? { kind: 'aborted', reason: signal.reason } : { kind: 'threw', error };
     }
   })();
+  let end: ToolExecutionEnd;
   try {
-    return await Promise.race([running, aborted]);
+    end = await Promise.race([running, aborted]);
   } finally {
     clearTimeout(timer);
     stopListening();
   }
+  if (end.kind !== 'aborted' || afterAbort === undefined) return end;
+  return awaitGrace(running, end, afterAbort);
+}
+
+/** Gives an aborted tool `graceMs` to settle; else reports it still running, and its late end later. */
+async function awaitGrace(
+  running: Promise<ToolExecutionEnd>,
+  end: Extract<ToolExecutionEnd, { kind: 'aborted' }>,
+  afterAbort: AfterAbort,
+): Promise<ToolExecutionEnd> {
+  let graceTimer: ReturnType<typeof setTimeout> | undefined;
+  const graceOver = new Promise<'grace-over'>((resolve) => {
+    graceTimer = setTimeout(() => resolve('grace-over'), afterAbort.graceMs);
+  });
+  const first = await Promise.race([running.then(() => 'settled' as const), graceOver]);
+  clearTimeout(graceTimer);
+  if (first === 'settled') return end;
+  afterAbort.onStillRunning();
+  void running.then(afterAbort.onLateEnd);
+  return { ...end, stillRunning: true };
 }

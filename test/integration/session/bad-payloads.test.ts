@@ -74,7 +74,7 @@ describe('malformed messages to a session', () => {
         '[toolrail] dropped a userMessage signal: the message is empty',
         '[toolrail] dropped a userMessage signal: the message must be a string',
         '[toolrail] dropped a userMessage signal: the message must be a string',
-        "[toolrail] dropped an interrupt's message: the message must be a string",
+        '[toolrail] dropped a malformed interrupt signal (expected nothing or { message?: string })',
       ]);
 
       // The session still works.
