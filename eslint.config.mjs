@@ -12,6 +12,9 @@ const deterministicFolders = [
   'src/dispatch/**/*.ts',
   'src/session/**/*.ts',
   'src/kernel/**/*.ts',
+  // The conversation log and UTF-8 sizes run in the workflow; the rest of src/conversation is Node-side.
+  'src/conversation/conversation-log.ts',
+  'src/conversation/utf8.ts',
 ];
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
@@ -84,7 +87,14 @@ export default tseslint.config(
     // The pure modules also run outside Temporal's sandbox (simulate, the client), where the clock
     // and randomness are real: they take time and ids as inputs instead. Workflow code reads the
     // clock only through workflowNow() (workflows/workflow-now.ts) and ids through uuid4().
-    files: ['workflows/**/*.ts', 'src/rules/**/*.ts', 'src/dispatch/**/*.ts', 'src/session/**/*.ts'],
+    files: [
+      'workflows/**/*.ts',
+      'src/rules/**/*.ts',
+      'src/dispatch/**/*.ts',
+      'src/session/**/*.ts',
+      'src/conversation/conversation-log.ts',
+      'src/conversation/utf8.ts',
+    ],
     rules: {
       'no-restricted-properties': [
         'error',

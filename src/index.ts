@@ -53,6 +53,9 @@ export { ToolErrorCode } from './dispatch/tool-error-code';
 export { ModelError, ModelErrorCode } from './models';
 export { TemporalCliNotFoundError } from './devserver/temporal-cli-not-found-error';
 export { ReasonCode } from './rules';
+export { ToolrailError } from './kernel';
+export { ContentStoreError } from './store';
+export type { ContentStoreErrorCode } from './store';
 
 // Rules: loading, compiling, the simulator, graphs.
 export { loadRuleSet, loadRuleDocuments, loadTrace } from './rules-files';
@@ -102,6 +105,10 @@ export type {
   ScriptedResponse,
 } from './models';
 
+// Where sessions' conversations live.
+export { openContentStore, DirectoryContentStore, PostgresContentStore, createExternalStorage } from './store';
+export type { ContentStore, ContentRef } from './store';
+
 // Workers.
 export { createWorker } from './worker/create-worker';
 export type { CreateWorkerOptions } from './worker/create-worker';
@@ -115,13 +122,22 @@ export type { StartSessionOptions, SessionListing } from './client/toolrail-clie
 export { SessionHandle } from './client/session-handle';
 export * from './session/session-messages';
 export type { SessionInput, SessionLimits, SiblingAbort } from './session/session-input';
+export type { RunEndReason } from './session/session-status';
 export type {
   SessionRuleStateView,
   SessionStatusView,
   TranscriptEntry,
   PendingApproval,
   RunningCall,
+  ModelContextView,
 } from './session/session-views';
+
+// Tracing (OpenTelemetry) and what-if over recorded sessions.
+export { bundleTracedSessionWorkflows } from './tracing/bundle-traced-workflows';
+export type { TracingOptions } from './tracing/tracing-options';
+export { readTranscript } from './tracing/read-transcript';
+export { recordedTrace } from './tracing/recorded-trace';
+export type { ReadToolContent } from './tracing/read-transcript';
 export { SessionStatus } from './session/session-status';
 export { renderTranscriptEntry } from './cli/render/render-transcript-entry';
 export { toolrailSearchAttributes } from './session/search-attributes';

@@ -48,6 +48,12 @@ export interface CreateWorkerOptions {
    * running, in milliseconds. Defaults to 5 000. Its late end is then recorded in the transcript.
    */
   toolAbortGraceMs?: number;
+  /**
+   * Tool results whose text is larger than this, in UTF-8 bytes, are offloaded to the content store
+   * (the model reads a preview and the key), whatever the tool's `maxResultSizeChars`. Defaults to
+   * 262 144 (256 KiB).
+   */
+  resultOffloadBytes?: number;
   /** Pre-bundled workflow code; by default toolrail's workflows are bundled once per process. */
   workflowBundle?: WorkflowBundle;
   /** Any other Temporal worker option (tuning, interceptors, identity). */
@@ -76,6 +82,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
       ...(options.env ? { env: options.env } : {}),
       ...(options.hooks ? { hooks: options.hooks } : {}),
       ...(options.toolAbortGraceMs === undefined ? {} : { toolAbortGraceMs: options.toolAbortGraceMs }),
+      ...(options.resultOffloadBytes === undefined ? {} : { resultOffloadBytes: options.resultOffloadBytes }),
     }),
   };
   const tracing = options.tracing ? workerTracingOptions(options.tracing) : undefined;

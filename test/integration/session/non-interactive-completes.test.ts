@@ -26,7 +26,7 @@ describe('a non-interactive session', () => {
         interactive: false,
         firstMessage: 'Go.',
       });
-      expect(await session.result()).toMatchObject({ lastRunEnd: 'text', counters: { runs: 1, turns: 1 } });
+      expect(await session.result()).toMatchObject({ lastRunEnd: 'answered', counters: { runs: 1, turns: 1 } });
     });
   });
 });

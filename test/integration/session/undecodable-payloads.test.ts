@@ -81,18 +81,19 @@ describe('payloads a session cannot decode', () => {
       ]);
 
       await session.send('Hello');
-      expect(await session.result()).toMatchObject({ lastRunEnd: 'text', counters: { runs: 1, turns: 1 } });
+      expect(await session.result()).toMatchObject({ lastRunEnd: 'answered', counters: { runs: 1, turns: 1 } });
       expect(outline(await session.transcript())).toEqual([
         'notice',
         'notice',
         'user:Hello',
         'model:text',
-        'run-end:text',
+        'run-end:answered',
       ]);
       expect(model.requests[0]?.messages).toEqual([{ role: 'user', text: 'Hello' }]);
       const history = await readSessionHistory(session);
       expect(history.ofType('WORKFLOW_TASK_FAILED')).toEqual([]);
-      expect(history.acceptedUpdates()).toEqual([]);
+      // Only the next message's update was accepted; the undecodable approval was rejected.
+      expect(history.acceptedUpdates().map((update) => update.name)).toEqual(['sendUserMessage']);
     });
   });
 });

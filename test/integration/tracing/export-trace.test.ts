@@ -11,7 +11,7 @@ import { createSupportDeskTools } from '../../../examples/support-desk/support-d
 import { connectToHarness, uniqueName } from '../../harness/connect';
 import type { HarnessConnections } from '../../harness/connect';
 import { compileRules } from '../../helpers/compile-rules';
-import { withSessionWorker } from '../../helpers/session-worker';
+import { testContentDirectory, withSessionWorker } from '../../helpers/session-worker';
 import { entriesOf } from '../../helpers/transcript-entries';
 
 const rulesFile = path.resolve(__dirname, '../../../examples/support-desk/support-desk-rules.yaml');
@@ -115,6 +115,8 @@ describe('a recorded session exported as a trace', () => {
         // The same through the CLI: `toolrail transcript --trace FILE`, then `toolrail simulate`.
         const file = path.join(mkdtempSync(path.join(tmpdir(), 'toolrail-trace-')), 'session.trace.json');
         const connection = ['--address', inject('temporalAddress'), '--namespace', connections.namespace];
+        // The CLI reads whole results from the store the session's workers use, as a deployment shares one.
+        vi.stubEnv('TOOLRAIL_CONTENT_STORE', testContentDirectory());
         expect(await transcriptCommand.run([session.sessionId, ...connection, '--trace', file])).toBe(0);
         expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(trace);
         const printed: string[] = [];
@@ -129,6 +131,7 @@ describe('a recorded session exported as a trace', () => {
           expect(await simulateCommand.run(['--rules', rulesFile, '--trace', file])).toBe(0);
         } finally {
           write.mockRestore();
+          vi.unstubAllEnvs();
         }
         const cliLines = printed
           .join('')

@@ -158,6 +158,6 @@ describe('session tracing with OpenTelemetry', () => {
       ).toBe(true);
     }
     expect(third.attributes).toMatchObject({ 'toolrail.calls.allowed': 2, 'toolrail.calls.blocked': 0 });
-    expect(theSpan(spans, 'toolrail.turn', { 'toolrail.turn.index': 3 }).attributes['toolrail.run.end']).toBe('text');
+    expect(theSpan(spans, 'toolrail.turn', { 'toolrail.turn.index': 3 }).attributes['toolrail.run.end']).toBe('answered');
   });
 });
