@@ -158,6 +158,8 @@ describe('session tracing with OpenTelemetry', () => {
       ).toBe(true);
     }
     expect(third.attributes).toMatchObject({ 'toolrail.calls.allowed': 2, 'toolrail.calls.blocked': 0 });
-    expect(theSpan(spans, 'toolrail.turn', { 'toolrail.turn.index': 3 }).attributes['toolrail.run.end']).toBe('answered');
+    expect(theSpan(spans, 'toolrail.turn', { 'toolrail.turn.index': 3 }).attributes['toolrail.run.end']).toBe(
+      'answered',
+    );
   });
 });
