@@ -29,7 +29,8 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.ts', 'test/replay/**/*.test.ts'],
-          globalSetup: ['test/harness/global-setup.ts'],
+          // A PostgreSQL too: the crash test runs with the production content store as well.
+          globalSetup: ['test/harness/global-setup.ts', 'test/harness/global-setup-postgres.ts'],
           setupFiles: ['test/harness/quiet-worker-logs.ts'],
           testTimeout: 120_000,
           hookTimeout: 600_000,

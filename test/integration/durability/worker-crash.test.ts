@@ -61,7 +61,7 @@ describe('a worker killed in the middle of a batch', () => {
   });
 
   /** Starts `crash-worker.ts` in a child process on `taskQueue` and waits until it polls. */
-  async function startWorkerProcess(taskQueue: string, logFile: string): Promise<WorkerProcess> {
+  async function startWorkerProcess(taskQueue: string, logFile: string, contentStore: string): Promise<WorkerProcess> {
     const child = spawn(process.execPath, ['--import', 'tsx', crashWorkerScript], {
       cwd: repoRoot,
       env: {
@@ -71,6 +71,7 @@ describe('a worker killed in the middle of a batch', () => {
         TOOLRAIL_TEST_TASK_QUEUE: taskQueue,
         TOOLRAIL_TEST_EXECUTION_LOG: logFile,
         TOOLRAIL_TEST_WORKFLOW_BUNDLE: bundlePath,
+        TOOLRAIL_CONTENT_STORE: contentStore,
       },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
@@ -112,13 +113,15 @@ describe('a worker killed in the middle of a batch', () => {
    */
   async function runScenario({
     crash,
+    contentStore,
   }: {
     crash: boolean;
+    contentStore: string;
   }): Promise<SessionRecord & { killedPid?: number; survivorPid: number }> {
     const taskQueue = uniqueName(crash ? 'crash' : 'no-crash');
     const logFile = path.join(workDirectory, `${taskQueue}.log`);
     const client = new ToolrailClient({ client: connections.client, taskQueue });
-    const first = await startWorkerProcess(taskQueue, logFile);
+    const first = await startWorkerProcess(taskQueue, logFile, contentStore);
     let second: WorkerProcess | undefined;
     try {
       const session = await client.startSession({
@@ -137,7 +140,7 @@ describe('a worker killed in the middle of a batch', () => {
         );
         await first.kill();
         killedPid = first.pid;
-        second = await startWorkerProcess(taskQueue, logFile);
+        second = await startWorkerProcess(taskQueue, logFile, contentStore);
       }
       const survivor = second ?? first;
       return {
@@ -163,60 +166,70 @@ describe('a worker killed in the middle of a batch', () => {
     };
   }
 
-  it('completes with the rule state of an uncrashed run, and runs each destructive call exactly once', async () => {
-    const uncrashed = await runScenario({ crash: false });
-    const crashed = await runScenario({ crash: true });
-    const { killedPid, survivorPid } = crashed;
-    if (killedPid === undefined) throw new Error('the first worker was not killed');
+  /** Where the workers keep the conversation: the embedded directory store, or the production PostgreSQL store. */
+  const contentStores = [
+    { name: 'the embedded store', spec: (): string => path.join(workDirectory, 'content') },
+    { name: 'the PostgreSQL store', spec: (): string => inject('postgresUrl') },
+  ];
 
-    // The kill landed in the middle of the batch: its three reads had started and none had returned.
-    const killedReads = batchReads(crashed.log, killedPid);
-    expect(killedReads).toEqual({ started: 3, ended: 0 });
+  it.each(contentStores)(
+    'completes with the rule state of an uncrashed run, and runs each destructive call exactly once, with $name',
+    async ({ spec }) => {
+      const contentStore = spec();
+      const uncrashed = await runScenario({ crash: false, contentStore });
+      const crashed = await runScenario({ crash: true, contentStore });
+      const { killedPid, survivorPid } = crashed;
+      if (killedPid === undefined) throw new Error('the first worker was not killed');
 
-    // The session completed, took the same course, and ended with the same rule state.
-    expect(crashed.status).toEqual(uncrashed.status);
-    expect(crashed.status.lastRunEnd).toBe('answered');
-    expect(crashed.transcript).toEqual(uncrashed.transcript);
-    expect(crashed.ruleState).toEqual(uncrashed.ruleState);
-    expect(crashed.ruleState.rules.forbidden.map(({ tool }) => tool)).toEqual(['refund_order']);
-    expect(crashed.ruleState.rules.counts).toEqual([
-      expect.objectContaining({ tool: 'refund_order', count: 2, limit: 2 }),
-    ]);
+      // The kill landed in the middle of the batch: its three reads had started and none had returned.
+      const killedReads = batchReads(crashed.log, killedPid);
+      expect(killedReads).toEqual({ started: 3, ended: 0 });
 
-    // Each refund (destructive) ran exactly once: the first before the crash, the second after it.
-    const refunds = crashed.log.filter(({ tool, event }) => tool === 'refund_order' && event === 'start');
-    expect(refunds.map(({ callId, pid }) => ({ callId, pid }))).toEqual([
-      { callId: 'call_1_0', pid: killedPid },
-      { callId: 'call_3_0', pid: survivorPid },
-    ]);
-    // Their idempotency keys derive from the session and the call only: the same as in the uncrashed run.
-    const keysOf = ({ log, sessionId }: SessionRecord, tool: string): string[] =>
-      log
-        .filter((entry) => entry.tool === tool && entry.event === 'start')
-        .map(({ idempotencyKey }) => idempotencyKey.replace(sessionId, '<session>'));
-    expect(keysOf(crashed, 'refund_order')).toEqual(keysOf(uncrashed, 'refund_order'));
-    for (const { idempotencyKey, callId } of refunds) {
-      expect(idempotencyKey.startsWith(`${crashed.sessionId}/`) && idempotencyKey.endsWith(`/${callId}`)).toBe(true);
-    }
-    // Destructive calls are scheduled with a single attempt.
-    const refundSchedules = scheduledAttributes(crashed.events).filter(({ input }) => input.includes('refund_order'));
-    expect(refundSchedules.map(({ maximumAttempts }) => maximumAttempts)).toEqual([1, 1]);
-
-    // Each interrupted read ran again on the new worker, with the same idempotency key, and finished there.
-    for (const orderId of ['B', 'C', 'D']) {
-      const runs = crashed.log.filter(({ tool, args }) => tool === 'read_order' && readOrderId(args) === orderId);
-      expect(runs.map(({ event, pid }) => ({ event, pid }))).toEqual([
-        { event: 'start', pid: killedPid },
-        { event: 'start', pid: survivorPid },
-        { event: 'end', pid: survivorPid },
+      // The session completed, took the same course, and ended with the same rule state.
+      expect(crashed.status).toEqual(uncrashed.status);
+      expect(crashed.status.lastRunEnd).toBe('answered');
+      expect(crashed.transcript).toEqual(uncrashed.transcript);
+      expect(crashed.ruleState).toEqual(uncrashed.ruleState);
+      expect(crashed.ruleState.rules.forbidden.map(({ tool }) => tool)).toEqual(['refund_order']);
+      expect(crashed.ruleState.rules.counts).toEqual([
+        expect.objectContaining({ tool: 'refund_order', count: 2, limit: 2 }),
       ]);
-      expect(new Set(runs.map(({ idempotencyKey }) => idempotencyKey)).size).toBe(1);
-    }
-    // The server noticed the dead worker through the reads' heartbeat timeout, and retried them.
-    const retriedReads = startedAttributes(crashed.events).filter(({ attempt }) => attempt > 1);
-    expect(retriedReads).toHaveLength(3);
-    for (const read of retriedReads) expect(read.lastFailureTimeoutType).toBe('TIMEOUT_TYPE_HEARTBEAT');
-  });
+
+      // Each refund (destructive) ran exactly once: the first before the crash, the second after it.
+      const refunds = crashed.log.filter(({ tool, event }) => tool === 'refund_order' && event === 'start');
+      expect(refunds.map(({ callId, pid }) => ({ callId, pid }))).toEqual([
+        { callId: 'call_1_0', pid: killedPid },
+        { callId: 'call_3_0', pid: survivorPid },
+      ]);
+      // Their idempotency keys derive from the session and the call only: the same as in the uncrashed run.
+      const keysOf = ({ log, sessionId }: SessionRecord, tool: string): string[] =>
+        log
+          .filter((entry) => entry.tool === tool && entry.event === 'start')
+          .map(({ idempotencyKey }) => idempotencyKey.replace(sessionId, '<session>'));
+      expect(keysOf(crashed, 'refund_order')).toEqual(keysOf(uncrashed, 'refund_order'));
+      for (const { idempotencyKey, callId } of refunds) {
+        expect(idempotencyKey.startsWith(`${crashed.sessionId}/`) && idempotencyKey.endsWith(`/${callId}`)).toBe(true);
+      }
+      // Destructive calls are scheduled with a single attempt.
+      const refundSchedules = scheduledAttributes(crashed.events).filter(({ input }) => input.includes('refund_order'));
+      expect(refundSchedules.map(({ maximumAttempts }) => maximumAttempts)).toEqual([1, 1]);
+
+      // Each interrupted read ran again on the new worker, with the same idempotency key, and finished there.
+      for (const orderId of ['B', 'C', 'D']) {
+        const runs = crashed.log.filter(({ tool, args }) => tool === 'read_order' && readOrderId(args) === orderId);
+        expect(runs.map(({ event, pid }) => ({ event, pid }))).toEqual([
+          { event: 'start', pid: killedPid },
+          { event: 'start', pid: survivorPid },
+          { event: 'end', pid: survivorPid },
+        ]);
+        expect(new Set(runs.map(({ idempotencyKey }) => idempotencyKey)).size).toBe(1);
+      }
+      // The server noticed the dead worker through the reads' heartbeat timeout, and retried them.
+      const retriedReads = startedAttributes(crashed.events).filter(({ attempt }) => attempt > 1);
+      expect(retriedReads).toHaveLength(3);
+      for (const read of retriedReads) expect(read.lastFailureTimeoutType).toBe('TIMEOUT_TYPE_HEARTBEAT');
+    },
+  );
 });
 
 /** Starts and ends, in one worker process, of the batch's slow reads (orders B, C, D). */
