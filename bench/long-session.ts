@@ -9,12 +9,11 @@ import { temporal } from '@temporalio/proto';
 import { ToolrailClient } from '../src/client/toolrail-client';
 import { startDevServer } from '../src/devserver/start-dev-server';
 import { createScriptedModel, textResponse, toolCallResponse } from '../src/models';
-import { compileRuleSet, formatDiagnostic, importRules } from '../src/rules';
-import type { CompiledRuleSet } from '../src/rules';
 import type { ContentStore } from '../src/store/content-store';
 import { openContentStore } from '../src/store/open-content-store';
 import { defineTool } from '../src/tools';
 import { createWorker } from '../src/worker/create-worker';
+import { emptyRules } from './dispatch/measure-on-server';
 
 /** One long-session workload: a first message, then `calls` model turns of one read-only call each. */
 interface Workload {
@@ -259,12 +258,4 @@ function differences(values: readonly number[]): number[] {
 function average(values: readonly number[], from: number, to: number): number {
   const slice = values.slice(Math.max(0, from), Math.max(0, to)).filter((value) => Number.isFinite(value));
   return slice.length === 0 ? 0 : slice.reduce((sum, value) => sum + value, 0) / slice.length;
-}
-
-function emptyRules(): CompiledRuleSet {
-  const imported = importRules({ file: 'bench.yaml', value: { toolrail: 1, rules: [] } });
-  if (!imported.ok) throw new Error(imported.errors.map(formatDiagnostic).join('\n'));
-  const compiled = compileRuleSet({ documents: [imported.document] });
-  if (!compiled.ok) throw new Error(compiled.errors.map(formatDiagnostic).join('\n'));
-  return compiled.rules;
 }

@@ -134,7 +134,8 @@ export async function measureOnServer({
   }
 }
 
-function emptyRules(): CompiledRuleSet {
+/** A rule set with no rules (every tool allowed), for the benchmarks. */
+export function emptyRules(): CompiledRuleSet {
   const imported = importRules({ file: 'bench.yaml', value: { toolrail: 1, rules: [] } });
   if (!imported.ok) throw new Error(imported.errors.map(formatDiagnostic).join('\n'));
   const compiled = compileRuleSet({ documents: [imported.document] });
