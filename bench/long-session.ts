@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { temporal } from '@temporalio/proto';
 import { ToolrailClient } from '../src/client/toolrail-client';
 import { startDevServer } from '../src/devserver/start-dev-server';
-import { createScriptedModel, textResponse, toolCallResponse } from '../src/models';
+import { createScriptedModel, parallelToolCallsResponse, textResponse, toolCallResponse } from '../src/models';
 import type { ContentStore } from '../src/store/content-store';
 import { openContentStore } from '../src/store/open-content-store';
 import { defineTool } from '../src/tools';
@@ -21,6 +21,8 @@ interface Workload {
   firstMessageBytes: number;
   calls: number;
   resultBytes: number;
+  /** All calls in one model response (run in batches of 10) instead of one call per turn. */
+  oneResponse?: boolean;
   /** What the issue measured on main before the conversation moved to the content store. */
   before: string;
 }
@@ -47,6 +49,14 @@ const workloads: Workload[] = [
     calls: 1_000,
     resultBytes: 1_000,
     before: 'completed in 277 s; 183 runs, 1.07 GB history',
+  },
+  {
+    label: '20 KB + one response of 1,000 × 1 KB',
+    firstMessageBytes: 20_000,
+    calls: 1_000,
+    resultBytes: 1_000,
+    oneResponse: true,
+    before: '–',
   },
 ];
 
@@ -125,11 +135,14 @@ async function measure(
       return Promise.resolve(textOf(`page ${page}`, workload.resultBytes));
     },
   });
+  const calls = Array.from({ length: workload.calls }, (_, page) => ({ name: 'read_page', args: { page } }));
   const model = createScriptedModel([
-    ...Array.from({ length: workload.calls }, (_, page) => toolCallResponse('read_page', { page })),
+    ...(workload.oneResponse
+      ? [parallelToolCallsResponse(calls)]
+      : calls.map(({ name, args }) => toolCallResponse(name, args))),
     textResponse('Done.'),
   ]);
-  const taskQueue = `bench-long-${workload.calls}-${workload.firstMessageBytes}`;
+  const taskQueue = `bench-long-${workload.calls}-${workload.firstMessageBytes}${workload.oneResponse ? '-one' : ''}`;
   const worker = await createWorker({
     connection: nativeConnection,
     namespace,
