@@ -136,12 +136,15 @@ async function measure(
     },
   });
   const calls = Array.from({ length: workload.calls }, (_, page) => ({ name: 'read_page', args: { page } }));
-  const model = createScriptedModel([
-    ...(workload.oneResponse
-      ? [parallelToolCallsResponse(calls)]
-      : calls.map(({ name, args }) => toolCallResponse(name, args))),
-    textResponse('Done.'),
-  ]);
+  const model = createScriptedModel(
+    [
+      ...(workload.oneResponse
+        ? [parallelToolCallsResponse(calls)]
+        : calls.map(({ name, args }) => toolCallResponse(name, args))),
+      textResponse('Done.'),
+    ],
+    { recordRequests: false },
+  );
   const taskQueue = `bench-long-${workload.calls}-${workload.firstMessageBytes}${workload.oneResponse ? '-one' : ''}`;
   const worker = await createWorker({
     connection: nativeConnection,

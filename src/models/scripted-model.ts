@@ -13,7 +13,10 @@ export type ScriptStep = ScriptedResponse | ScriptedResponder;
 
 /** A {@link ModelAdapter} that answers from a script; also records what it was asked. */
 export interface ScriptedModel extends ModelAdapter {
-  /** Every request received by this instance, in arrival order (retries included). For assertions only. */
+  /**
+   * Every request received by this instance, in arrival order (retries included), each a deep copy.
+   * For assertions only; empty when `recordRequests` is `false`.
+   */
   readonly requests: readonly ModelRequest[];
   /** Number of steps in the script. */
   readonly stepCount: number;
@@ -23,6 +26,11 @@ export interface ScriptedModel extends ModelAdapter {
 export interface ScriptedModelOptions {
   /** Name reported as `provider` and in error messages. Defaults to `scripted`. */
   provider?: string;
+  /**
+   * Keep a deep copy of every request in `requests`. Defaults to `true`; turn it off for long
+   * sessions, where each request holds the conversation up to the context budget.
+   */
+  recordRequests?: boolean;
 }
 
 /**
@@ -32,6 +40,7 @@ export interface ScriptedModelOptions {
  */
 export function createScriptedModel(script: readonly ScriptStep[], options: ScriptedModelOptions = {}): ScriptedModel {
   const provider = options.provider ?? 'scripted';
+  const recordRequests = options.recordRequests ?? true;
   const steps = [...script];
   const requests: ModelRequest[] = [];
   return {
@@ -39,7 +48,7 @@ export function createScriptedModel(script: readonly ScriptStep[], options: Scri
     requests,
     stepCount: steps.length,
     async complete(request, { signal }) {
-      requests.push(structuredClone(request));
+      if (recordRequests) requests.push(structuredClone(request));
       if (signal.aborted) throw abortedModelError(provider, signal);
       const { turn } = request;
       if (!Number.isSafeInteger(turn) || turn < 0) {

@@ -186,6 +186,13 @@ describe('createScriptedModel', () => {
     expect(model.requests).toEqual([requestAt(0), requestAt(0)]);
     expect(model.stepCount).toBe(1);
   });
+
+  it('keeps no requests when recordRequests is false, and still answers from the script', async () => {
+    const model = createScriptedModel([textResponse('a')], { recordRequests: false });
+    const response = await model.complete(requestAt(0), { signal: live() });
+    expect(response.text).toBe('a');
+    expect(model.requests).toEqual([]);
+  });
 });
 
 describe('latestToolResults', () => {
