@@ -81,7 +81,8 @@ describe('the packed package in a new project', () => {
 
 describe('npm pack --dry-run', () => {
   it('lists the compiled package and no tests, test sources or fixtures', async () => {
-    const { stdout } = await run(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    // Without --ignore-scripts: `prepack` builds dist/ first, so the listing does not depend on an earlier build.
+    const { stdout } = await run(npm, ['pack', '--dry-run', '--json'], {
       cwd: repoRoot,
       timeout,
       maxBuffer: 64 * 1024 * 1024,

@@ -177,15 +177,25 @@ describe('MCP bridge over stdio', () => {
       output: 'cancelled',
     });
   });
+});
 
+describe('MCP bridge over stdio when the server changes its tools', () => {
   it('picks up a changed tool list at the next sync', async () => {
-    await call(registry, 'mcp__fixture__unlock_extra_tool', {});
-    // The server announces the change before it answers the call, on the same ordered stream.
-    expect(connection.toolListChanged).toBe(true);
-    const sync = await syncMcpTools({ registry, connection });
-    expect(sync.added).toEqual(['mcp__fixture__extra']);
-    expect(sync.removed).toEqual([]);
-    expect(await call(registry, 'mcp__fixture__extra', {})).toMatchObject({ output: 'extra' });
+    // A server process of its own: unlocking the extra tool changes that server's list for good.
+    const connection = await connectMcpServer({ name: 'fixture', transport: stdioFixture });
+    try {
+      const registry = new ToolRegistry();
+      await syncMcpTools({ registry, connection });
+      await call(registry, 'mcp__fixture__unlock_extra_tool', {});
+      // The server announces the change before it answers the call, on the same ordered stream.
+      expect(connection.toolListChanged).toBe(true);
+      const sync = await syncMcpTools({ registry, connection });
+      expect(sync.added).toEqual(['mcp__fixture__extra']);
+      expect(sync.removed).toEqual([]);
+      expect(await call(registry, 'mcp__fixture__extra', {})).toMatchObject({ output: 'extra' });
+    } finally {
+      await connection.close();
+    }
   });
 });
 
