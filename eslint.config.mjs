@@ -12,9 +12,6 @@ const deterministicFolders = [
   'src/dispatch/**/*.ts',
   'src/session/**/*.ts',
   'src/kernel/**/*.ts',
-  // The conversation log and UTF-8 sizes run in the workflow; the rest of src/conversation is Node-side.
-  'src/conversation/conversation-log.ts',
-  'src/conversation/utf8.ts',
 ];
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
@@ -99,8 +96,7 @@ export default tseslint.config(
       'src/rules/**/*.ts',
       'src/dispatch/**/*.ts',
       'src/session/**/*.ts',
-      'src/conversation/conversation-log.ts',
-      'src/conversation/utf8.ts',
+      'src/kernel/**/*.ts',
     ],
     rules: {
       'no-restricted-properties': [

@@ -1,6 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { ToolCatalog } from '../src/dispatch/tool-catalog';
-import { TOOL_SEARCH_NAME } from '../src/tools/tool-search/tool-search-name';
+import { TOOL_SEARCH_NAME } from '../src/kernel/tool-search-name';
 import { shouldRetryToolOutcome } from '../src/dispatch/should-retry-tool-outcome';
 import type { ModelAdapter } from '../src/models/model-adapter';
 import type { ProposedToolCall } from '../src/models/conversation-message';
@@ -16,7 +16,7 @@ import type { ToolRegistry } from '../src/tools/tool-registry';
 import { buildModelMessages } from '../src/conversation/build-model-messages';
 import { resolveContextBudget } from '../src/conversation/context-budget';
 import { createConversationReader } from '../src/conversation/conversation-reader';
-import { truncateUtf8, utf8ByteLength } from '../src/conversation/utf8';
+import { truncateUtf8, utf8ByteLength } from '../src/kernel/utf8';
 import { toolResultMessage } from '../src/dispatch/render-tool-outcome';
 import type { ToolOutcome } from '../src/dispatch/tool-outcome';
 import type { ConversationMessage } from '../src/models/conversation-message';

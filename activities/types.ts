@@ -1,7 +1,7 @@
 import type { PreparedCall } from '../src/dispatch/prepared-call';
 import type { ToolCatalog } from '../src/dispatch/tool-catalog';
 import type { ToolErrorOutcome, ToolOutcome } from '../src/dispatch/tool-outcome';
-import type { ConversationLog, MessageRef } from '../src/conversation/conversation-log';
+import type { ConversationLog, MessageRef } from '../src/session/conversation-log';
 import type { ConversationMessage } from '../src/models/conversation-message';
 import type { ModelResponse } from '../src/models/model-response';
 import type { ModelToolSpec } from '../src/models/model-request';

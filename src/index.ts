@@ -133,7 +133,7 @@ export type {
 } from './session/session-views';
 
 // Tracing (OpenTelemetry) and what-if over recorded sessions.
-export { bundleTracedSessionWorkflows } from './tracing/bundle-traced-workflows';
+export { bundleTracedSessionWorkflows } from './worker/bundle-traced-workflows';
 export type { TracingOptions } from './tracing/tracing-options';
 export { readTranscript } from './tracing/read-transcript';
 export { recordedTrace } from './tracing/recorded-trace';

@@ -2,8 +2,8 @@ import { ApplicationFailure, allHandlersFinished, condition, continueAsNew, work
 import type { CompiledRuleSet } from '../src/rules';
 import { resolveSessionLimits } from '../src/session/session-input';
 import type { CarriedTurn, SessionInput } from '../src/session/session-input';
-import type { MessageRef } from '../src/conversation/conversation-log';
-import { utf8ByteLength } from '../src/conversation/utf8';
+import type { MessageRef } from '../src/session/conversation-log';
+import { utf8ByteLength } from '../src/kernel/utf8';
 import type { SessionStatusView } from '../src/session/session-views';
 import {
   beginRun,

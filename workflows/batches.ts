@@ -17,7 +17,7 @@ import type {
   ToolOutcome,
   UnapprovedDecision,
 } from '../src/dispatch';
-import type { MessageRef } from '../src/conversation/conversation-log';
+import type { MessageRef } from '../src/session/conversation-log';
 import type { SessionActivities } from '../activities/types';
 import { catalogNames, note, recordCall, setStatus } from './session-state';
 import type { SessionState } from './session-state';

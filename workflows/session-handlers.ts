@@ -1,6 +1,6 @@
 import { log, setHandler } from '@temporalio/workflow';
 import { describeRuleState } from '../src/rules';
-import { utf8ByteLength } from '../src/conversation/utf8';
+import { utf8ByteLength } from '../src/kernel/utf8';
 import {
   approveToolCallUpdate,
   endSessionSignal,

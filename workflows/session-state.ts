@@ -4,8 +4,8 @@ import { endRun as endRuleRun, initialRuleState, narrow, record, startRun } from
 import type { CompiledRuleSet, NarrowResult, RuleState } from '../src/rules';
 import { readRevealedTools } from '../src/dispatch';
 import type { PreparedCall, ToolCatalog, ToolOutcome } from '../src/dispatch';
-import { appendToLog, segmentEntries } from '../src/conversation/conversation-log';
-import type { ConversationLog, MessageRef } from '../src/conversation/conversation-log';
+import { appendToLog, segmentEntries } from '../src/session/conversation-log';
+import type { ConversationLog, MessageRef } from '../src/session/conversation-log';
 import type { ConversationMessage } from '../src/models';
 import type { SessionActivities } from '../activities/types';
 import { sessionSearchAttributes } from '../src/session/session-search-attributes';

@@ -11,7 +11,7 @@ import { ReasonCode, beginTurn, checkEnd, narrow } from '../src/rules';
 import { toolResultMessage } from '../src/dispatch';
 import type { DispatchedCall, PreparedCall, ToolErrorOutcome } from '../src/dispatch';
 import type { CarriedTurn } from '../src/session/session-input';
-import { previewOf } from '../src/conversation/utf8';
+import { previewOf } from '../src/kernel/utf8';
 import type { ModelToolSpec } from '../src/models';
 import type { RunEndReason } from '../src/session/session-status';
 import type { CallModelResult, SessionActivities } from '../activities/types';

@@ -1,6 +1,6 @@
 import type { ConversationMessage } from '../models/conversation-message';
-import type { MessageRef } from './conversation-log';
-import { utf8ByteLength } from './utf8';
+import type { MessageRef } from '../session/conversation-log';
+import { utf8ByteLength } from '../kernel/utf8';
 
 /** What a request built within a budget shows of the conversation. */
 export interface ShownConversation {

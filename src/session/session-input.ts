@@ -1,6 +1,6 @@
 import type { CompiledRuleSet, RuleState } from '../rules';
-import { emptyConversationLog } from '../conversation/conversation-log';
-import type { ConversationLog, MessageRef } from '../conversation/conversation-log';
+import { emptyConversationLog } from './conversation-log';
+import type { ConversationLog, MessageRef } from './conversation-log';
 import type { ModelSettings } from '../models/model-settings';
 import type { PreparedCall } from '../dispatch/prepared-call';
 import type { ToolErrorOutcome } from '../dispatch/tool-outcome';

@@ -45,5 +45,5 @@ export type { ToolDefinition } from './tool-definition';
 export { ToolRegistry } from './tool-registry';
 export type { ResolvedTool } from './tool-registry';
 export { MAX_TOOL_SEARCH_RESULTS } from './tool-search/create-tool-search-tool';
-export { TOOL_SEARCH_NAME } from './tool-search/tool-search-name';
+export { TOOL_SEARCH_NAME } from '../kernel/tool-search-name';
 export type { InputValidation, PermissionDecision } from './tool-verdicts';

@@ -11,7 +11,7 @@ import { bundleSessionWorkflows } from './bundle-session-workflows';
 import type { ContentStore } from '../store/content-store';
 import { openContentStore } from '../store/open-content-store';
 import { createExternalStorage } from '../store/content-storage-driver';
-import { bundleTracedSessionWorkflows } from '../tracing/bundle-traced-workflows';
+import { bundleTracedSessionWorkflows } from './bundle-traced-workflows';
 import type { TracingOptions } from '../tracing/tracing-options';
 import { workerTracingOptions } from '../tracing/worker-tracing';
 

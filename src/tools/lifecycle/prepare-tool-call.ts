@@ -3,7 +3,7 @@ import type { PermissionBehavior, PreparedCall } from '../../dispatch/prepared-c
 import type { ToolCatalog } from '../../dispatch/tool-catalog';
 import { ToolErrorCode } from '../../dispatch/tool-error-code';
 import type { ToolIssue } from '../../dispatch/tool-issue';
-import { TOOL_SEARCH_NAME } from '../tool-search/tool-search-name';
+import { TOOL_SEARCH_NAME } from '../../kernel/tool-search-name';
 import type { ToolErrorOutcome } from '../../dispatch/tool-outcome';
 import { buildToolCatalog } from '../catalog/build-tool-catalog';
 import { describeError } from '../describe-error';
