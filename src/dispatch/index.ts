@@ -36,6 +36,5 @@ export { DEFAULT_TOOL_HEARTBEAT_TIMEOUT_MS, toolActivityOptions } from './tool-a
 
 // Moved out of dispatch to src/kernel (defaults, JSON types, the tool-search name); still importable
 // from here so existing imports keep working.
-export { DEFAULT_MAX_TOOL_CONCURRENCY } from '../kernel/defaults';
-export type { JsonObject, JsonValue } from '../kernel/json-value';
-export { TOOL_SEARCH_NAME } from '../kernel/tool-search-name';
+export { DEFAULT_MAX_TOOL_CONCURRENCY, TOOL_SEARCH_NAME } from '../kernel';
+export type { JsonObject, JsonValue } from '../kernel';
