@@ -1,15 +1,5 @@
-import path from 'node:path';
-import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
-
-const root = path.resolve(__dirname, '../..');
-
-/** The rules ESLint fails `code` on, linted as if it were the content of `file` (an existing file). */
-async function lintAs(file: string, code: string): Promise<string[]> {
-  const eslint = new ESLint({ cwd: root });
-  const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
-  return (result?.messages ?? []).filter((message) => message.severity === 2).map((message) => message.ruleId ?? '');
-}
+import { lintAs } from '../helpers/lint-as';
 
 const boundaryRule = 'import-x/no-restricted-paths';
 
