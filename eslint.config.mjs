@@ -3,19 +3,77 @@ import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
-import importX from 'eslint-plugin-import-x';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 
-/** Folders whose code runs inside the Temporal workflow sandbox: it must be deterministic. */
-const deterministicFolders = [
-  'workflows/**/*.ts',
-  'src/rules/**/*.ts',
-  'src/dispatch/**/*.ts',
-  'src/session/**/*.ts',
-  'src/kernel/**/*.ts',
-  // The conversation log and UTF-8 sizes run in the workflow; the rest of src/conversation is Node-side.
-  'src/conversation/conversation-log.ts',
-  'src/conversation/utf8.ts',
+/**
+ * toolrail's parts (README, "Architecture") and the parts each may import. Another part is reached
+ * only through its `index.ts`, never its internals; the package roots (src/index.ts, src/testing.ts)
+ * may import every part, through its index too. Tests, benchmarks and examples are not parts: they
+ * may import internals. A `deterministic` part runs in the Temporal workflow sandbox: it imports
+ * the other parts' code only from deterministic parts (types from any part it may import).
+ * @type {Record<string, { folder: string, deterministic?: boolean, mayImport: string[] }>}
+ */
+const parts = {
+  kernel: { folder: 'src/kernel', deterministic: true, mayImport: [] },
+  rules: { folder: 'src/rules', deterministic: true, mayImport: [] },
+  dispatch: { folder: 'src/dispatch', deterministic: true, mayImport: ['kernel', 'models', 'session'] },
+  session: {
+    folder: 'src/session',
+    deterministic: true,
+    mayImport: ['kernel', 'rules', 'dispatch', 'models', 'store'],
+  },
+  workflows: {
+    folder: 'workflows',
+    deterministic: true,
+    mayImport: ['kernel', 'rules', 'dispatch', 'session', 'models', 'activities'],
+  },
+  store: { folder: 'src/store', mayImport: [] },
+  models: { folder: 'src/models', mayImport: ['kernel'] },
+  tools: { folder: 'src/tools', mayImport: ['kernel', 'dispatch'] },
+  conversation: { folder: 'src/conversation', mayImport: ['kernel', 'session', 'models', 'store'] },
+  'rules-files': { folder: 'src/rules-files', mayImport: ['rules'] },
+  tracing: { folder: 'src/tracing', mayImport: ['rules', 'session'] },
+  activities: {
+    folder: 'activities',
+    mayImport: ['kernel', 'dispatch', 'session', 'models', 'tools', 'conversation', 'store'],
+  },
+  worker: { folder: 'src/worker', mayImport: ['activities', 'tools', 'models', 'store', 'tracing'] },
+  client: { folder: 'src/client', mayImport: ['workflows', 'rules', 'session', 'conversation', 'store', 'tracing'] },
+  devserver: { folder: 'src/devserver', mayImport: ['kernel', 'session'] },
+  cli: { folder: 'src/cli', mayImport: ['rules', 'rules-files', 'session', 'store', 'client', 'worker', 'devserver'] },
+};
+const packageRoots = ['src/index.ts', 'src/testing.ts'];
+
+/** `import-x/no-restricted-paths` zones: no part it may not import, and no other part's internals. */
+const boundaryZones = [
+  ...Object.entries(parts).flatMap(([name, part]) => {
+    const others = Object.keys(parts).filter((other) => other !== name);
+    const forbidden = others.filter((other) => !part.mayImport.includes(other));
+    return forbidden.length === 0
+      ? []
+      : [
+          {
+            target: part.folder,
+            from: forbidden.map((other) => parts[other].folder),
+            message: `${name} may import only ${part.mayImport.join(', ') || 'no other part'} (see eslint.config.mjs, parts).`,
+          },
+        ];
+  }),
+  ...Object.entries(parts).map(([name, part]) => ({
+    target: [...packageRoots, ...Object.values(parts).flatMap((other) => (other === part ? [] : [other.folder]))],
+    from: part.folder,
+    except: ['./index.ts'],
+    message: `Import ${name} through its index (${part.folder}/index.ts), not its internals.`,
+  })),
 ];
+
+/** The parts whose code runs inside the Temporal workflow sandbox: it must be deterministic. */
+const deterministicParts = Object.keys(parts).filter((name) => parts[name].deterministic);
+const deterministicFolders = deterministicParts.map((name) => `${parts[name].folder}/**/*.ts`);
+
+/** A relative import of a Node-side part, from any depth (`../tools`, `../../src/models/x`). */
+const nodeSideParts = Object.keys(parts).filter((name) => !parts[name].deterministic);
+const nodeSidePartImport = `^(\\.\\./)+(src/)?(${nodeSideParts.join('|')})(/|$)`;
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((name) => `node:${name}`)];
 
@@ -28,6 +86,13 @@ export default tseslint.config(
       parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
     },
     plugins: { 'import-x': importX },
+    // Resolve the `.ts` files that relative imports name: without it the import-x rules see no
+    // project file at all, and find no cycle and no boundary crossing.
+    settings: {
+      'import-x/extensions': ['.ts', '.js', '.cjs', '.mjs'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.cjs', '.mjs', '.json', '.node'] })],
+    },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
@@ -51,6 +116,11 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
+    // Parts import one another only through their index.ts, and only the parts they may import.
+    files: ['src/**/*.ts', 'workflows/**/*.ts', 'activities/**/*.ts'],
+    rules: { 'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: boundaryZones }] },
+  },
+  {
     files: deterministicFolders,
     rules: {
       'no-restricted-imports': [
@@ -62,14 +132,9 @@ export default tseslint.config(
           })),
           patterns: [
             {
-              group: ['**/activities/*', '!**/activities/types'],
+              regex: nodeSidePartImport,
               allowTypeImports: true,
-              message: 'Workflow code may import activity types only.',
-            },
-            {
-              group: ['**/src/tools/*', '**/src/models/*', '**/src/client/*', '**/src/worker/*', '**/src/cli/*'],
-              allowTypeImports: true,
-              message: 'Workflow code may import only deterministic modules (rules, dispatch, session, kernel).',
+              message: `Workflow code may import code only from the deterministic parts (${deterministicParts.join(', ')}), and types from any part.`,
             },
           ],
         },
@@ -87,14 +152,7 @@ export default tseslint.config(
     // The pure modules also run outside Temporal's sandbox (simulate, the client), where the clock
     // and randomness are real: they take time and ids as inputs instead. Workflow code reads the
     // clock only through workflowNow() (workflows/workflow-now.ts) and ids through uuid4().
-    files: [
-      'workflows/**/*.ts',
-      'src/rules/**/*.ts',
-      'src/dispatch/**/*.ts',
-      'src/session/**/*.ts',
-      'src/conversation/conversation-log.ts',
-      'src/conversation/utf8.ts',
-    ],
+    files: deterministicFolders,
     rules: {
       'no-restricted-properties': [
         'error',

@@ -1,8 +1,8 @@
 import { Context } from '@temporalio/activity';
-import { toolCallFinishedLateSignal } from '../src/session/tool-call-finished-late';
-import type { ToolCallFinishedLateInput } from '../src/session/tool-call-finished-late';
-import type { AfterAbort } from '../src/tools/lifecycle/after-abort';
-import { describeError } from '../src/tools/describe-error';
+import { toolCallFinishedLateSignal } from '../src/session';
+import type { ToolCallFinishedLateInput } from '../src/session';
+import type { AfterAbort } from '../src/tools';
+import { describeError } from '../src/tools';
 
 const maxSummaryChars = 500;
 

@@ -1,11 +1,6 @@
-import type { PreparedCall } from '../src/dispatch/prepared-call';
-import type { ToolCatalog } from '../src/dispatch/tool-catalog';
-import type { ToolErrorOutcome, ToolOutcome } from '../src/dispatch/tool-outcome';
-import type { ConversationLog, MessageRef } from '../src/conversation/conversation-log';
-import type { ConversationMessage } from '../src/models/conversation-message';
-import type { ModelResponse } from '../src/models/model-response';
-import type { ModelToolSpec } from '../src/models/model-request';
-import type { ModelSettings } from '../src/models/model-settings';
+import type { PreparedCall, ToolCatalog, ToolErrorOutcome, ToolOutcome } from '../src/dispatch';
+import type { ConversationLog, MessageRef } from '../src/session';
+import type { ConversationMessage, ModelResponse, ModelToolSpec, ModelSettings } from '../src/models';
 
 /** Input of {@link SessionActivities.loadCatalog}. */
 export interface LoadCatalogInput {

@@ -24,20 +24,14 @@ export type {
   PermissionDecision,
   ToolOrigin,
 } from './tools';
-export { ConcurrencyClass } from './dispatch/prepared-call';
-export type { InterruptBehavior, PermissionBehavior } from './dispatch/prepared-call';
-export type { ToolOutcome, ToolErrorOutcome, ToolResultOutcome } from './dispatch/tool-outcome';
+export { ConcurrencyClass } from './dispatch';
+export type { InterruptBehavior, PermissionBehavior } from './dispatch';
+export type { ToolOutcome, ToolErrorOutcome, ToolResultOutcome } from './dispatch';
 export { DEFAULT_TOOL_TIMEOUT_MS, DEFAULT_MAX_RESULT_SIZE_CHARS } from './tools';
 
 // The MCP bridge.
-export { connectMcpServer, syncMcpTools, McpServerConnection } from './tools/mcp';
-export type {
-  ConnectMcpServerOptions,
-  McpToolList,
-  SkippedMcpTool,
-  McpToolSync,
-  McpTransportOptions,
-} from './tools/mcp';
+export { connectMcpServer, syncMcpTools, McpServerConnection } from './tools';
+export type { ConnectMcpServerOptions, McpToolList, SkippedMcpTool, McpToolSync, McpTransportOptions } from './tools';
 
 // Errors and their codes.
 export {
@@ -49,9 +43,9 @@ export {
   SchemaFlatteningError,
 } from './tools';
 export type { ToolAbortCode } from './tools';
-export { ToolErrorCode } from './dispatch/tool-error-code';
+export { ToolErrorCode } from './dispatch';
 export { ModelError, ModelErrorCode } from './models';
-export { TemporalCliNotFoundError } from './devserver/temporal-cli-not-found-error';
+export { TemporalCliNotFoundError } from './devserver';
 export { ReasonCode } from './rules';
 export { ToolrailError } from './kernel';
 export { ContentStoreError } from './store';
@@ -110,19 +104,19 @@ export { openContentStore, DirectoryContentStore, PostgresContentStore, createEx
 export type { ContentStore, ContentRef } from './store';
 
 // Workers.
-export { createWorker } from './worker/create-worker';
-export type { CreateWorkerOptions } from './worker/create-worker';
-export { bundleSessionWorkflows } from './worker/bundle-session-workflows';
-export { workflowsPath } from './worker/workflows-path';
-export type { ToolrailWorkerModule } from './worker/worker-module';
+export { createWorker } from './worker';
+export type { CreateWorkerOptions } from './worker';
+export { bundleSessionWorkflows } from './worker';
+export { workflowsPath } from './worker';
+export type { ToolrailWorkerModule } from './worker';
 
 // The client and the session handle.
-export { ToolrailClient } from './client/toolrail-client';
-export type { StartSessionOptions, SessionListing } from './client/toolrail-client';
-export { SessionHandle } from './client/session-handle';
-export * from './session/session-messages';
-export type { SessionInput, SessionLimits, SiblingAbort } from './session/session-input';
-export type { RunEndReason } from './session/session-status';
+export { ToolrailClient } from './client';
+export type { StartSessionOptions, SessionListing } from './client';
+export { SessionHandle } from './client';
+export * from './session';
+export type { SessionInput, SessionLimits, SiblingAbort } from './session';
+export type { RunEndReason } from './session';
 export type {
   SessionRuleStateView,
   SessionStatusView,
@@ -130,18 +124,18 @@ export type {
   PendingApproval,
   RunningCall,
   ModelContextView,
-} from './session/session-views';
+} from './session';
 
 // Tracing (OpenTelemetry) and what-if over recorded sessions.
-export { bundleTracedSessionWorkflows } from './tracing/bundle-traced-workflows';
-export type { TracingOptions } from './tracing/tracing-options';
-export { readTranscript } from './tracing/read-transcript';
-export { recordedTrace } from './tracing/recorded-trace';
-export type { ReadToolContent } from './tracing/read-transcript';
-export { SessionStatus } from './session/session-status';
-export { renderTranscriptEntry } from './cli/render/render-transcript-entry';
-export { toolrailSearchAttributes } from './session/search-attributes';
+export { bundleTracedSessionWorkflows } from './worker';
+export type { TracingOptions } from './tracing';
+export { readTranscript } from './tracing';
+export { recordedTrace } from './tracing';
+export type { ReadToolContent } from './tracing';
+export { SessionStatus } from './session';
+export { renderTranscriptEntry } from './cli';
+export { toolrailSearchAttributes } from './session';
 
 // The dev server.
-export { startDevServer } from './devserver/start-dev-server';
-export type { DevServer, StartDevServerOptions } from './devserver/start-dev-server';
+export { startDevServer } from './devserver';
+export type { DevServer, StartDevServerOptions } from './devserver';

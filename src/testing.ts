@@ -3,10 +3,8 @@
  * built once into the per-user cache) and a scripted model that plays back fixed responses.
  * @module
  */
-export { startDevServer } from './devserver/start-dev-server';
-export type { DevServer, StartDevServerOptions } from './devserver/start-dev-server';
-export { TemporalCliNotFoundError } from './devserver/temporal-cli-not-found-error';
-export { freePort, isPortFree } from './devserver/free-port';
+export { startDevServer, TemporalCliNotFoundError, freePort, isPortFree } from './devserver';
+export type { DevServer, StartDevServerOptions } from './devserver';
 export {
   createScriptedModel,
   latestToolResults,

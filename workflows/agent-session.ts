@@ -1,10 +1,8 @@
 import { ApplicationFailure, allHandlersFinished, condition, continueAsNew, workflowInfo } from '@temporalio/workflow';
 import type { CompiledRuleSet } from '../src/rules';
-import { resolveSessionLimits } from '../src/session/session-input';
-import type { CarriedTurn, SessionInput } from '../src/session/session-input';
-import type { MessageRef } from '../src/conversation/conversation-log';
-import { utf8ByteLength } from '../src/conversation/utf8';
-import type { SessionStatusView } from '../src/session/session-views';
+import { resolveSessionLimits } from '../src/session';
+import type { CarriedTurn, SessionInput, MessageRef, SessionStatusView } from '../src/session';
+import { utf8ByteLength } from '../src/kernel';
 import {
   beginRun,
   carriedState,

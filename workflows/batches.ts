@@ -17,8 +17,8 @@ import type {
   ToolOutcome,
   UnapprovedDecision,
 } from '../src/dispatch';
-import type { MessageRef } from '../src/conversation/conversation-log';
-import type { SessionActivities } from '../activities/types';
+import type { MessageRef } from '../src/session';
+import type { SessionActivities } from '../activities';
 import { catalogNames, note, recordCall, setStatus } from './session-state';
 import type { SessionState } from './session-state';
 import { workflowNow } from './workflow-now';

@@ -1,6 +1,6 @@
 import { log, setHandler } from '@temporalio/workflow';
 import { describeRuleState } from '../src/rules';
-import { utf8ByteLength } from '../src/conversation/utf8';
+import { utf8ByteLength } from '../src/kernel';
 import {
   approveToolCallUpdate,
   endSessionSignal,
@@ -10,10 +10,10 @@ import {
   statusQuery,
   transcriptQuery,
   userMessageSignal,
-} from '../src/session/session-messages';
-import type { ApproveToolCallInput, UserMessageInput } from '../src/session/session-messages';
-import { undecodableEncoding } from '../src/session/payload-converter';
-import { toolCallFinishedLateSignal } from '../src/session/tool-call-finished-late';
+  undecodableEncoding,
+  toolCallFinishedLateSignal,
+} from '../src/session';
+import type { ApproveToolCallInput, UserMessageInput } from '../src/session';
 import { catalogNames, note, statusView } from './session-state';
 import type { SessionState } from './session-state';
 

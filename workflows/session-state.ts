@@ -4,21 +4,31 @@ import { endRun as endRuleRun, initialRuleState, narrow, record, startRun } from
 import type { CompiledRuleSet, NarrowResult, RuleState } from '../src/rules';
 import { readRevealedTools } from '../src/dispatch';
 import type { PreparedCall, ToolCatalog, ToolOutcome } from '../src/dispatch';
-import { appendToLog, segmentEntries } from '../src/conversation/conversation-log';
-import type { ConversationLog, MessageRef } from '../src/conversation/conversation-log';
-import type { ConversationMessage } from '../src/models';
-import type { SessionActivities } from '../activities/types';
-import { sessionSearchAttributes } from '../src/session/session-search-attributes';
-import { freshCarriedState, maxCarriedTranscriptEntries, maxTranscriptEntries } from '../src/session/session-input';
+import {
+  appendToLog,
+  segmentEntries,
+  sessionSearchAttributes,
+  freshCarriedState,
+  maxCarriedTranscriptEntries,
+  maxTranscriptEntries,
+  renderCurrentDetails,
+} from '../src/session';
 import type {
+  ConversationLog,
+  MessageRef,
   CarriedSessionState,
   ResolvedSessionLimits,
   SessionCounters,
   SessionInput,
-} from '../src/session/session-input';
-import type { RunEndReason, SessionStatus } from '../src/session/session-status';
-import type { PendingApproval, SessionStatusView, TranscriptEntry, TranscriptNote } from '../src/session/session-views';
-import { renderCurrentDetails } from '../src/session/render-current-details';
+  RunEndReason,
+  SessionStatus,
+  PendingApproval,
+  SessionStatusView,
+  TranscriptEntry,
+  TranscriptNote,
+} from '../src/session';
+import type { ConversationMessage } from '../src/models';
+import type { SessionActivities } from '../activities';
 
 /** A call whose activity runs now, with the scope that cancels it. */
 export interface RunningCall {

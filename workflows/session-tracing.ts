@@ -4,10 +4,9 @@
 // interceptors (tracing off) the API's no-op tracer makes every function here a plain call.
 import { context as otelContext, createContextKey, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Attributes, Span } from '@opentelemetry/api';
-import type { CallModelResult } from '../activities/types';
-import type { PreparedCall } from '../src/dispatch/prepared-call';
-import type { ToolOutcome } from '../src/dispatch/tool-outcome';
-import type { TranscriptEntry } from '../src/session/session-views';
+import type { CallModelResult } from '../activities';
+import type { PreparedCall, ToolOutcome } from '../src/dispatch';
+import type { TranscriptEntry } from '../src/session';
 import type { SessionState } from './session-state';
 
 /** Span names: one session (Temporal's `RunWorkflow:agentSession`) holds turns, which hold the rest. */

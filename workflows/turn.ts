@@ -10,11 +10,10 @@ import {
 import { ReasonCode, beginTurn, checkEnd, narrow } from '../src/rules';
 import { toolResultMessage } from '../src/dispatch';
 import type { DispatchedCall, PreparedCall, ToolErrorOutcome } from '../src/dispatch';
-import type { CarriedTurn } from '../src/session/session-input';
-import { previewOf } from '../src/conversation/utf8';
+import type { CarriedTurn, RunEndReason } from '../src/session';
+import { previewOf } from '../src/kernel';
 import type { ModelToolSpec } from '../src/models';
-import type { RunEndReason } from '../src/session/session-status';
-import type { CallModelResult, SessionActivities } from '../activities/types';
+import type { CallModelResult, SessionActivities } from '../activities';
 import { dispatchCalls } from './batches';
 import {
   appendMessages,

@@ -1,5 +1,5 @@
 import type { RuleFormat } from '../rules';
-import { parseRuleFormatOption, ruleFormatChoices } from '../rules-files/rule-format-option';
+import { parseRuleFormatOption, ruleFormatChoices } from '../rules-files';
 import { reportBadInput } from './report-bad-input';
 
 /** The rules a command was given, or the exit code of the usage error already reported. */

@@ -7,15 +7,14 @@ import {
   statusQuery,
   transcriptQuery,
   sendUserMessageUpdate,
-} from '../session/session-messages';
-import type { SessionRuleStateView, SessionStatusView, TranscriptEntry } from '../session/session-views';
+} from '../session';
+import type { SessionRuleStateView, SessionStatusView, TranscriptEntry } from '../session';
 import type { Trace } from '../rules';
-import { readTranscript } from '../tracing/read-transcript';
-import type { ReadToolContent } from '../tracing/read-transcript';
-import { recordedTrace } from '../tracing/recorded-trace';
-import type { agentSession } from '../../workflows/agent-session';
-import { decodeMessage } from '../conversation/encode-message';
-import type { ContentStore } from '../store/content-store';
+import { readTranscript, recordedTrace } from '../tracing';
+import type { ReadToolContent } from '../tracing';
+import type { agentSession } from '../../workflows';
+import { decodeMessage } from '../conversation';
+import type { ContentStore } from '../store';
 
 /** A typed handle on one session (one workflow). */
 export class SessionHandle {

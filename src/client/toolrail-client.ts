@@ -1,13 +1,12 @@
 import type { Client } from '@temporalio/client';
 import type { CompiledRuleSet } from '../rules';
-import type { SessionInput } from '../session/session-input';
-import { toolrailStatusKey } from '../session/search-attributes';
-import type { SessionStatus } from '../session/session-status';
-import { agentSession } from '../../workflows/agent-session';
+import type { SessionInput, SessionStatus } from '../session';
+import { toolrailStatusKey } from '../session';
+import { agentSession } from '../../workflows';
 import { SessionHandle } from './session-handle';
-import type { ContentStore } from '../store/content-store';
-import { tracedClient } from '../tracing/client-tracing';
-import type { TracingOptions } from '../tracing/tracing-options';
+import type { ContentStore } from '../store';
+import { tracedClient } from '../tracing';
+import type { TracingOptions } from '../tracing';
 
 /** Options of {@link ToolrailClient.startSession}. */
 export type StartSessionOptions = Omit<SessionInput, 'carried' | 'rules'> & {

@@ -1,6 +1,6 @@
-import type { ConversationMessage } from '../models/conversation-message';
-import type { MessageRef } from './conversation-log';
-import { utf8ByteLength } from './utf8';
+import type { ConversationMessage } from '../models';
+import type { MessageRef } from '../session';
+import { utf8ByteLength } from '../kernel';
 
 /** What a request built within a budget shows of the conversation. */
 export interface ShownConversation {

@@ -1,6 +1,6 @@
-import type { ConversationMessage } from '../models/conversation-message';
-import type { ContentStore } from '../store/content-store';
-import type { ConversationLog, MessageRef } from './conversation-log';
+import type { ConversationMessage } from '../models';
+import type { ContentStore } from '../store';
+import type { ConversationLog, MessageRef } from '../session';
 import { decodeMessage, decodeSegment, encodeMessage, encodeSegment } from './encode-message';
 
 /** Reads and writes one worker's view of the sessions' conversations in a content store. */

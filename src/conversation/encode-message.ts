@@ -1,8 +1,7 @@
-import type { ConversationMessage } from '../models/conversation-message';
-import { previewChars } from '../store/content-ref';
-import { sha256Hex } from '../store/hash-content';
-import type { ConversationSegment, MessageRef } from './conversation-log';
-import { previewOf } from './utf8';
+import type { ConversationMessage } from '../models';
+import { previewChars, sha256Hex } from '../store';
+import type { ConversationSegment, MessageRef } from '../session';
+import { previewOf } from '../kernel';
 
 /** A message as stored: its reference and its bytes (UTF-8 JSON, whose SHA-256 is the key). */
 export interface EncodedMessage {

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { toolrailSearchAttributes } from '../session/search-attributes';
+import { toolrailSearchAttributes } from '../session';
 import { findTemporalCli } from './find-temporal-cli';
 import type { TemporalCliLocation } from './find-temporal-cli';
 import { freePort } from './free-port';

@@ -1,4 +1,4 @@
-import type { MessageRef } from '../conversation/conversation-log';
+import type { MessageRef } from '../session';
 import type { PreparedCall } from './prepared-call';
 import type { ToolErrorOutcome, ToolOutcome } from './tool-outcome';
 

@@ -34,8 +34,7 @@ export type { ToolIssue } from './tool-issue';
 export type { ToolErrorOutcome, ToolOutcome, ToolResultOutcome } from './tool-outcome';
 export { DEFAULT_TOOL_HEARTBEAT_TIMEOUT_MS, toolActivityOptions } from './tool-activity-options';
 
-// Moved out of dispatch (defaults and JSON types to src/kernel, the tool-search name to src/tools);
-// still importable from here so existing imports keep working.
-export { DEFAULT_MAX_TOOL_CONCURRENCY } from '../kernel/defaults';
-export type { JsonObject, JsonValue } from '../kernel/json-value';
-export { TOOL_SEARCH_NAME } from '../tools/tool-search/tool-search-name';
+// Moved out of dispatch to src/kernel (defaults, JSON types, the tool-search name); still importable
+// from here so existing imports keep working.
+export { DEFAULT_MAX_TOOL_CONCURRENCY, TOOL_SEARCH_NAME } from '../kernel';
+export type { JsonObject, JsonValue } from '../kernel';

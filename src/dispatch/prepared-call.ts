@@ -1,5 +1,4 @@
-import type { JsonObject, JsonValue } from '../kernel/json-value';
-import type { ToolRetryPolicy } from '../kernel/tool-retry-policy';
+import type { JsonObject, JsonValue, ToolRetryPolicy } from '../kernel';
 
 export type { ToolRetryPolicy };
 

@@ -1,4 +1,4 @@
-import { TOOL_SEARCH_NAME } from '../tools/tool-search/tool-search-name';
+import { TOOL_SEARCH_NAME } from '../kernel';
 import type { ToolOutcome } from './tool-outcome';
 
 /**

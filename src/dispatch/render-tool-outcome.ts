@@ -1,6 +1,6 @@
 import { formatToolIssues } from './format-tool-issues';
-import type { JsonValue } from '../kernel/json-value';
-import type { ToolResultMessage } from '../models/conversation-message';
+import type { JsonValue } from '../kernel';
+import type { ToolResultMessage } from '../models';
 import type { ToolOutcome } from './tool-outcome';
 
 /**

@@ -1,4 +1,4 @@
-import type { JsonValue } from '../kernel/json-value';
+import type { JsonValue } from '../kernel';
 import type { ToolErrorCode } from './tool-error-code';
 import type { ToolIssue } from './tool-issue';
 

@@ -15,3 +15,5 @@ export type { ProposedToolCall } from './proposed-tool-call';
 export type { ToolRetryPolicy } from './tool-retry-policy';
 export { ToolrailError } from './toolrail-error';
 export type { ToolrailErrorOptions } from './toolrail-error';
+export { TOOL_SEARCH_NAME } from './tool-search-name';
+export { previewOf, truncateUtf8, utf8ByteLength } from './utf8';

@@ -1,4 +1,4 @@
-import type { ProposedToolCall } from '../kernel/proposed-tool-call';
+import type { ProposedToolCall } from '../kernel';
 
 export type { ProposedToolCall };
 

@@ -1,4 +1,4 @@
-import type { ProposedToolCall } from '../kernel/proposed-tool-call';
+import type { ProposedToolCall } from '../kernel';
 
 /**
  * Parses the arguments text of a tool call: a JSON object becomes that object; an empty (or

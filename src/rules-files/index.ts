@@ -13,3 +13,4 @@ export { loadTrace } from './load-trace';
 export type { ParseSourceResult } from './parse-source-text';
 export { parseSourceText } from './parse-source-text';
 export { readSourceFile, maxSourceFileBytes } from './read-source-file';
+export { parseRuleFormatOption, ruleFormatChoices } from './rule-format-option';

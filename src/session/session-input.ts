@@ -1,10 +1,9 @@
 import type { CompiledRuleSet, RuleState } from '../rules';
-import { emptyConversationLog } from '../conversation/conversation-log';
-import type { ConversationLog, MessageRef } from '../conversation/conversation-log';
-import type { ModelSettings } from '../models/model-settings';
-import type { PreparedCall } from '../dispatch/prepared-call';
-import type { ToolErrorOutcome } from '../dispatch/tool-outcome';
-import { DEFAULT_MAX_TOOL_CONCURRENCY } from '../kernel/defaults';
+import { emptyConversationLog } from './conversation-log';
+import type { ConversationLog, MessageRef } from './conversation-log';
+import type { ModelSettings } from '../models';
+import type { PreparedCall, ToolErrorOutcome } from '../dispatch';
+import { DEFAULT_MAX_TOOL_CONCURRENCY } from '../kernel';
 import type { SessionCounters } from './session-counters';
 import type { TranscriptEntry } from './session-views';
 

@@ -1,6 +1,6 @@
 import type { RuleStateView } from '../rules';
 import type { SessionCounters } from './session-counters';
-import type { ContentRef } from '../store/content-ref';
+import type { ContentRef } from '../store';
 import type { RunEndReason, SessionStatus } from './session-status';
 
 /** A call that waits for a human decision (`approveToolCall`). */

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ConcurrencyClass } from '../dispatch/prepared-call';
+import { ConcurrencyClass } from '../dispatch';
 import { ToolDefinitionError } from './errors/tool-definition-error';
 import { TOOL_NAME_PATTERN } from './tool-name-pattern';
 import type { ToolDefinition } from './tool-definition';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { ConcurrencyClass } from '../dispatch/prepared-call';
+import { ConcurrencyClass } from '../dispatch';
 import { checkToolDefinition } from './check-tool-definition';
 import { describeError } from './describe-error';
 import { ToolDefinitionError } from './errors/tool-definition-error';
@@ -8,7 +8,7 @@ import { SchemaFlatteningError } from './schema/schema-flattening-error';
 import { toPortableJsonSchema } from './schema/to-portable-json-schema';
 import { toStrictJsonSchema } from './schema/to-strict-json-schema';
 import type { Tool, ToolCallTraits } from './tool';
-import { AT_MOST_ONCE, DEFAULT_MAX_RESULT_SIZE_CHARS, DEFAULT_TOOL_TIMEOUT_MS } from '../kernel/defaults';
+import { AT_MOST_ONCE, DEFAULT_MAX_RESULT_SIZE_CHARS, DEFAULT_TOOL_TIMEOUT_MS } from '../kernel';
 import type { ToolDefinition } from './tool-definition';
 import type { InputValidation, PermissionDecision } from './tool-verdicts';
 

@@ -6,19 +6,21 @@
 export { buildToolCatalog } from './catalog/build-tool-catalog';
 export type { BuildToolCatalogOptions } from './catalog/build-tool-catalog';
 export { defineTool } from './define-tool';
+export { describeError } from './describe-error';
 export { ToolAbortError } from './errors/tool-abort-error';
 export type { ToolAbortCode } from './errors/tool-abort-error';
 export { ToolDefinitionError } from './errors/tool-definition-error';
 export { ToolExecutionError } from './errors/tool-execution-error';
 export { ToolRegistrationError, ToolRegistrationRefusal } from './errors/tool-registration-error';
 export { isDeferred } from './is-deferred';
+export type { AfterAbort } from './lifecycle/after-abort';
 export { executePreparedCall } from './lifecycle/execute-prepared-call';
 export type { ExecutePreparedCallOptions } from './lifecycle/execute-prepared-call';
 export { DEFAULT_OFFLOAD_PREVIEW_CHARS } from './lifecycle/offload-tool-result';
 export type { ToolResultOffloadOptions } from './lifecycle/offload-tool-result';
 export { prepareToolCall } from './lifecycle/prepare-tool-call';
 export type { PrepareToolCallOptions } from './lifecycle/prepare-tool-call';
-export type { ProposedToolCall } from '../kernel/proposed-tool-call';
+export type { ProposedToolCall } from '../kernel';
 export type {
   PostToolHook,
   PostToolHookEvent,
@@ -39,11 +41,14 @@ export {
   DEFAULT_MAX_RESULT_SIZE_CHARS,
   DEFAULT_READ_ONLY_RETRY,
   DEFAULT_TOOL_TIMEOUT_MS,
-} from '../kernel/defaults';
+  TOOL_SEARCH_NAME,
+} from '../kernel';
 export { TOOL_NAME_PATTERN } from './tool-name-pattern';
 export type { ToolDefinition } from './tool-definition';
 export { ToolRegistry } from './tool-registry';
 export type { ResolvedTool } from './tool-registry';
 export { MAX_TOOL_SEARCH_RESULTS } from './tool-search/create-tool-search-tool';
-export { TOOL_SEARCH_NAME } from './tool-search/tool-search-name';
 export type { InputValidation, PermissionDecision } from './tool-verdicts';
+// The MCP bridge (src/tools/mcp).
+export { McpServerConnection, connectMcpServer, syncMcpTools } from './mcp';
+export type { ConnectMcpServerOptions, McpToolList, McpToolSync, McpTransportOptions, SkippedMcpTool } from './mcp';

@@ -1,4 +1,4 @@
-import { TOOL_SEARCH_NAME } from './tool-search/tool-search-name';
+import { TOOL_SEARCH_NAME } from '../kernel';
 import { ToolRegistrationError, ToolRegistrationRefusal } from './errors/tool-registration-error';
 import { isDeferred } from './is-deferred';
 import type { AnyTool } from './tool';

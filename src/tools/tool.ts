@@ -1,7 +1,6 @@
 import type { z } from 'zod';
-import type { JsonObject } from '../kernel/json-value';
-import type { ConcurrencyClass, InterruptBehavior } from '../dispatch/prepared-call';
-import type { ToolRetryPolicy } from '../kernel/tool-retry-policy';
+import type { JsonObject, ToolRetryPolicy } from '../kernel';
+import type { ConcurrencyClass, InterruptBehavior } from '../dispatch';
 import type { ToolCallContext, ToolExecutionContext } from './tool-context';
 import type { InputValidation, PermissionDecision } from './tool-verdicts';
 

@@ -1,4 +1,4 @@
-import type { TranscriptEntry } from '../session/session-views';
+import type { TranscriptEntry } from '../session';
 
 /** A `tool` entry of the transcript: what the model read back for one call. */
 export type ToolTranscriptEntry = Extract<TranscriptEntry, { kind: 'tool' }>;

@@ -2,18 +2,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { Worker } from '@temporalio/worker';
 import type { NativeConnection, WorkerOptions, WorkflowBundle } from '@temporalio/worker';
-import { createSessionActivities } from '../../activities/create-session-activities';
-import type { ModelAdapter } from '../models/model-adapter';
-import type { ToolHooks } from '../tools/lifecycle/tool-hooks';
-import type { AnyTool } from '../tools/tool';
-import { ToolRegistry } from '../tools/tool-registry';
+import { createSessionActivities } from '../../activities';
+import type { ModelAdapter } from '../models';
+import type { ToolHooks, AnyTool } from '../tools';
+import { ToolRegistry } from '../tools';
 import { bundleSessionWorkflows } from './bundle-session-workflows';
-import type { ContentStore } from '../store/content-store';
-import { openContentStore } from '../store/open-content-store';
-import { createExternalStorage } from '../store/content-storage-driver';
-import { bundleTracedSessionWorkflows } from '../tracing/bundle-traced-workflows';
-import type { TracingOptions } from '../tracing/tracing-options';
-import { workerTracingOptions } from '../tracing/worker-tracing';
+import type { ContentStore } from '../store';
+import { openContentStore, createExternalStorage } from '../store';
+import { bundleTracedSessionWorkflows } from './bundle-traced-workflows';
+import type { TracingOptions } from '../tracing';
+import { workerTracingOptions } from '../tracing';
 
 /** Options of {@link createWorker}. */
 export interface CreateWorkerOptions {

@@ -1,6 +1,5 @@
-import type { ModelAdapter } from '../models/model-adapter';
-import type { ToolHooks } from '../tools/lifecycle/tool-hooks';
-import type { AnyTool } from '../tools/tool';
+import type { ModelAdapter } from '../models';
+import type { ToolHooks, AnyTool } from '../tools';
 
 /**
  * What a module given to `toolrail worker --module FILE` exports (as `default`): the tools the

@@ -1,16 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ESLint } from 'eslint';
 import { describe, expect, it } from 'vitest';
-
-const root = path.resolve(__dirname, '../..');
-
-/** Lints `code` as if it were the content of `file` (an existing file, so the type-aware parser knows it). */
-async function lintAs(file: string, code: string): Promise<string[]> {
-  const eslint = new ESLint({ cwd: root });
-  const [result] = await eslint.lintText(code, { filePath: path.join(root, file) });
-  return (result?.messages ?? []).filter((message) => message.severity === 2).map((message) => message.ruleId ?? '');
-}
+import { lintAs, repositoryRoot as root } from '../helpers/lint-as';
 
 // Type-aware ESLint builds a TypeScript program first: allow it time on a loaded machine.
 describe('the determinism lint', { timeout: 120_000 }, () => {

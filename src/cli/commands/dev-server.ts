@@ -1,6 +1,5 @@
 import { parseArgs } from 'node:util';
-import { findTemporalCli } from '../../devserver/find-temporal-cli';
-import { startDevServer } from '../../devserver/start-dev-server';
+import { findTemporalCli, startDevServer } from '../../devserver';
 import type { CliCommand } from '../cli-command';
 import { ExitCode } from '../cli-command';
 import { waitForShutdownSignal } from '../wait-for-shutdown-signal';

@@ -1,6 +1,6 @@
 import { formatDiagnostic, renderRuleGraph } from '../../rules/index';
 import { loadRuleSet } from '../../rules-files/index';
-import { ruleFormatChoices } from '../../rules-files/rule-format-option';
+import { ruleFormatChoices } from '../../rules-files';
 import type { CliCommand } from '../cli-command';
 import { ExitCode } from '../cli-command';
 import { parseCommandArgs } from '../parse-command-args';

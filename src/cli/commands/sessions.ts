@@ -1,5 +1,5 @@
-import type { SessionStatus } from '../../session/session-status';
-import { SessionStatus as SessionStatuses } from '../../session/session-status';
+import type { SessionStatus } from '../../session';
+import { SessionStatus as SessionStatuses } from '../../session';
 import type { CliCommand } from '../cli-command';
 import { ExitCode } from '../cli-command';
 import { connectionFlags, connectionFlagsHelp } from '../connection/connection-flags';

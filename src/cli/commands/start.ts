@@ -1,6 +1,6 @@
 import { formatDiagnostic } from '../../rules';
 import { loadRuleSet } from '../../rules-files';
-import { ruleFormatChoices } from '../../rules-files/rule-format-option';
+import { ruleFormatChoices } from '../../rules-files';
 import type { CliCommand } from '../cli-command';
 import { ExitCode } from '../cli-command';
 import { connectionFlags, connectionFlagsHelp } from '../connection/connection-flags';

@@ -1,5 +1,4 @@
-import { ContentStoreError } from '../../store/content-store-error';
-import { contentStoreEnv, openContentStore } from '../../store/open-content-store';
+import { ContentStoreError, contentStoreEnv, openContentStore } from '../../store';
 import type { CliCommand } from '../cli-command';
 import { ExitCode } from '../cli-command';
 import { parseCommandArgs } from '../parse-command-args';

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
-import type { TranscriptEntry } from '../../session/session-views';
-import { ContentStoreError } from '../../store/content-store-error';
+import type { TranscriptEntry } from '../../session';
+import { ContentStoreError } from '../../store';
 import type { CliCommand } from '../cli-command';
 import { ExitCode } from '../cli-command';
 import { connectionFlags, connectionFlagsHelp } from '../connection/connection-flags';

@@ -1,8 +1,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
-import { createWorker } from '../../worker/create-worker';
-import { readWorkerModule } from '../../worker/worker-module';
+import { createWorker, readWorkerModule } from '../../worker';
 import type { CliCommand } from '../cli-command';
 import { ExitCode } from '../cli-command';
 import { connectionFlags, connectionFlagsHelp } from '../connection/connection-flags';

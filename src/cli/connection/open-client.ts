@@ -1,8 +1,7 @@
 import { Client, Connection } from '@temporalio/client';
-import { ToolrailClient } from '../../client/toolrail-client';
+import { ToolrailClient } from '../../client';
 import type { ResolvedConnection } from './resolve-connection';
-import { createExternalStorage } from '../../store/content-storage-driver';
-import { openContentStore } from '../../store/open-content-store';
+import { createExternalStorage, openContentStore } from '../../store';
 
 /** A connected toolrail client; `close()` closes its connection. */
 export interface OpenClient {

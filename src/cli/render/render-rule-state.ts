@@ -1,5 +1,5 @@
 import type { RuleRef } from '../../rules';
-import type { SessionRuleStateView, SessionStatusView } from '../../session/session-views';
+import type { SessionRuleStateView, SessionStatusView } from '../../session';
 import { formatTable } from './format-table';
 
 /** `file#index` (or the rule id) of a rule, for one table cell. */

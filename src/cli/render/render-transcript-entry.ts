@@ -1,4 +1,4 @@
-import type { TranscriptEntry } from '../../session/session-views';
+import type { TranscriptEntry } from '../../session';
 
 const maxContentChars = 300;
 

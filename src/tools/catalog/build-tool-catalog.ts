@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { ToolCatalog } from '../../dispatch/tool-catalog';
-import { TOOL_SEARCH_NAME } from '../tool-search/tool-search-name';
+import type { ToolCatalog } from '../../dispatch';
+import { TOOL_SEARCH_NAME } from '../../kernel';
 import { isDeferred } from '../is-deferred';
 import type { ToolRegistry } from '../tool-registry';
 import { toCatalogTool } from './to-catalog-tool';

@@ -1,4 +1,4 @@
-import type { CatalogTool } from '../../dispatch/tool-catalog';
+import type { CatalogTool } from '../../dispatch';
 import { isDeferred } from '../is-deferred';
 import type { AnyTool } from '../tool';
 

@@ -1,4 +1,4 @@
-import { ToolrailError } from '../../kernel/toolrail-error';
+import { ToolrailError } from '../../kernel';
 
 /** Raised by `defineTool` for a definition that could never be dispatched safely; names the problem. */
 export class ToolDefinitionError extends ToolrailError {

@@ -1,4 +1,4 @@
-import { ToolrailError } from '../../kernel/toolrail-error';
+import { ToolrailError } from '../../kernel';
 
 /**
  * What a tool throws to fail on purpose, with a message written for the model. Unlike other thrown

@@ -1,4 +1,4 @@
-import { ToolrailError } from '../../kernel/toolrail-error';
+import { ToolrailError } from '../../kernel';
 
 /** Why the registry refused a tool. */
 export const ToolRegistrationRefusal = {

@@ -1,6 +1,5 @@
-import { createToolErrorOutcome } from '../../dispatch/create-tool-error-outcome';
-import { ToolErrorCode } from '../../dispatch/tool-error-code';
-import type { ToolErrorOutcome } from '../../dispatch/tool-outcome';
+import { createToolErrorOutcome, ToolErrorCode } from '../../dispatch';
+import type { ToolErrorOutcome } from '../../dispatch';
 import { ToolAbortError } from '../errors/tool-abort-error';
 
 /**

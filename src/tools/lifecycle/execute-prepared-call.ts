@@ -1,8 +1,6 @@
-import { createToolErrorOutcome } from '../../dispatch/create-tool-error-outcome';
-import type { JsonObject } from '../../kernel/json-value';
-import type { PreparedCall } from '../../dispatch/prepared-call';
-import { ToolErrorCode } from '../../dispatch/tool-error-code';
-import type { ToolOutcome } from '../../dispatch/tool-outcome';
+import { createToolErrorOutcome, ToolErrorCode } from '../../dispatch';
+import type { JsonObject } from '../../kernel';
+import type { PreparedCall, ToolOutcome } from '../../dispatch';
 import { describeError } from '../describe-error';
 import type { AnyTool } from '../tool';
 import type { ToolCallContext, ToolExecutionContext } from '../tool-context';

@@ -1,7 +1,5 @@
-import { createToolErrorOutcome } from '../../dispatch/create-tool-error-outcome';
-import type { PreparedCall } from '../../dispatch/prepared-call';
-import { ToolErrorCode } from '../../dispatch/tool-error-code';
-import type { ToolOutcome } from '../../dispatch/tool-outcome';
+import { createToolErrorOutcome, ToolErrorCode } from '../../dispatch';
+import type { PreparedCall, ToolOutcome } from '../../dispatch';
 import { describeError } from '../describe-error';
 import { ToolExecutionError } from '../errors/tool-execution-error';
 import { abortOutcome } from './abort-outcome';

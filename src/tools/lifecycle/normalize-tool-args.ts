@@ -1,5 +1,5 @@
-import type { JsonObject } from '../../kernel/json-value';
-import type { ToolIssue } from '../../dispatch/tool-issue';
+import type { JsonObject } from '../../kernel';
+import type { ToolIssue } from '../../dispatch';
 import { isJsonObject } from '../schema/is-json-object';
 import { toJsonValue } from './to-json-value';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { JsonValue } from '../../kernel/json-value';
+import type { JsonValue } from '../../kernel';
 
 /** Where oversized results go. */
 export interface ToolResultOffloadOptions {

@@ -1,5 +1,5 @@
-import type { JsonObject } from '../../kernel/json-value';
-import type { ToolIssue } from '../../dispatch/tool-issue';
+import type { JsonObject } from '../../kernel';
+import type { ToolIssue } from '../../dispatch';
 import { dropNullOptionalProperties } from '../schema/drop-null-optional-properties';
 import { isJsonObject } from '../schema/is-json-object';
 import type { AnyTool } from '../tool';

@@ -1,6 +1,6 @@
-import type { ToolExecutionOptions } from '../../dispatch/prepared-call';
+import type { ToolExecutionOptions } from '../../dispatch';
 import type { AnyTool, ToolCallTraits } from '../tool';
-import { AT_MOST_ONCE, DEFAULT_READ_ONLY_RETRY } from '../../kernel/defaults';
+import { AT_MOST_ONCE, DEFAULT_READ_ONLY_RETRY } from '../../kernel';
 
 /**
  * How one call should run: the tool's time limits, and a retry policy chosen by the call's traits.

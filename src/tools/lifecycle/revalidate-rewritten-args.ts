@@ -1,8 +1,6 @@
-import { createToolErrorOutcome } from '../../dispatch/create-tool-error-outcome';
-import type { JsonObject } from '../../kernel/json-value';
-import type { PreparedCall } from '../../dispatch/prepared-call';
-import { ToolErrorCode } from '../../dispatch/tool-error-code';
-import type { ToolErrorOutcome } from '../../dispatch/tool-outcome';
+import { createToolErrorOutcome, ToolErrorCode } from '../../dispatch';
+import type { JsonObject } from '../../kernel';
+import type { PreparedCall, ToolErrorOutcome } from '../../dispatch';
 import type { AnyTool, ToolCallTraits } from '../tool';
 import type { ToolCallContext } from '../tool-context';
 import { parseToolArgs } from './parse-tool-args';

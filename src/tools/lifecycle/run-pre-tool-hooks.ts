@@ -1,5 +1,5 @@
-import type { JsonObject } from '../../kernel/json-value';
-import type { PreparedCall } from '../../dispatch/prepared-call';
+import type { JsonObject } from '../../kernel';
+import type { PreparedCall } from '../../dispatch';
 import { describeError } from '../describe-error';
 import { normalizeToolArgs } from './normalize-tool-args';
 import type { PreToolHook } from './tool-hooks';

@@ -1,4 +1,4 @@
-import type { JsonValue } from '../../kernel/json-value';
+import type { JsonValue } from '../../kernel';
 
 /** A value converted to plain JSON (`undefined` becomes `null`), or `undefined` when it cannot be (cycles, BigInt…). */
 export function toJsonValue(value: unknown): JsonValue | undefined {

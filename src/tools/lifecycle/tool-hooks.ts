@@ -1,6 +1,5 @@
-import type { JsonObject } from '../../kernel/json-value';
-import type { PreparedCall } from '../../dispatch/prepared-call';
-import type { ToolOutcome } from '../../dispatch/tool-outcome';
+import type { JsonObject } from '../../kernel';
+import type { PreparedCall, ToolOutcome } from '../../dispatch';
 
 /** What a pre-tool hook sees: the call about to run. */
 export interface PreToolHookEvent {

@@ -4,7 +4,7 @@ import { defineTool } from '../define-tool';
 import { ToolExecutionError } from '../errors/tool-execution-error';
 import { isJsonObject } from '../schema/is-json-object';
 import type { AnyTool } from '../tool';
-import { DEFAULT_TOOL_TIMEOUT_MS } from '../../kernel/defaults';
+import { DEFAULT_TOOL_TIMEOUT_MS } from '../../kernel';
 import type { McpToolCaller } from './mcp-tool-caller';
 import { mcpToolName } from './mcp-tool-name';
 import { renderMcpContent } from './render-mcp-content';

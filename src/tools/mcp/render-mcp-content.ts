@@ -1,4 +1,4 @@
-import type { JsonValue } from '../../kernel/json-value';
+import type { JsonValue } from '../../kernel';
 import { isJsonObject } from '../schema/is-json-object';
 
 /**

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../kernel/json-value';
+import type { JsonObject } from '../../kernel';
 import { isJsonObject } from './is-json-object';
 
 /** Whether a flattened schema accepts `null` at its top level (`type: 'null'`, an `enum` with null, or an `anyOf` branch). */

@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue } from '../../kernel/json-value';
+import type { JsonObject, JsonValue } from '../../kernel';
 import { admitsNull } from './admits-null';
 import { isJsonObject } from './is-json-object';
 

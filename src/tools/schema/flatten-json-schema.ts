@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue } from '../../kernel/json-value';
+import type { JsonObject, JsonValue } from '../../kernel';
 import { isJsonObject } from './is-json-object';
 import { SchemaFlatteningError } from './schema-flattening-error';
 

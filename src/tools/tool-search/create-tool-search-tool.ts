@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TOOL_SEARCH_NAME } from './tool-search-name';
+import { TOOL_SEARCH_NAME } from '../../kernel';
 import { defineTool } from '../define-tool';
 import type { AnyTool } from '../tool';
 import { searchTools } from './search-tools';

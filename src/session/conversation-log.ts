@@ -1,4 +1,4 @@
-import type { ContentRef } from '../store/content-ref';
+import type { ContentRef } from '../store';
 
 /** Who a conversation message is from. */
 export type MessageRole = 'user' | 'assistant' | 'tool';

@@ -1,8 +1,8 @@
 import { bundleWorkflowCode } from '@temporalio/worker';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { bundlerLogger } from '../worker/bundle-session-workflows';
-import { workflowsPath } from '../worker/workflows-path';
-import { payloadConverterPath } from '../worker/payload-converter-path';
+import { bundlerLogger } from './bundle-session-workflows';
+import { workflowsPath } from './workflows-path';
+import { payloadConverterPath } from './payload-converter-path';
 
 /** Temporal's OpenTelemetry workflow interceptors (span per workflow run and per scheduled activity). */
 export const tracingWorkflowInterceptorsModule =

@@ -1,0 +1,7 @@
+/**
+ * Starting, listing and driving sessions from outside the workflow (Node side).
+ * @module
+ */
+export { ToolrailClient } from './toolrail-client';
+export type { SessionListing, StartSessionOptions } from './toolrail-client';
+export { SessionHandle } from './session-handle';

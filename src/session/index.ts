@@ -1,0 +1,51 @@
+/**
+ * The session's deterministic core, shared by the workflow and the Node side: its input and limits,
+ * status and views, messages (signals, queries, updates), search attributes, and the conversation
+ * log's shape. Runs in the workflow sandbox.
+ * @module
+ */
+export { appendToLog, segmentEntries } from './conversation-log';
+export type { ConversationLog, ConversationSegment, MessageRef } from './conversation-log';
+export { undecodableEncoding } from './payload-converter';
+export { renderCurrentDetails } from './render-current-details';
+export { toolrailSearchAttributes, toolrailStatusKey } from './search-attributes';
+export type { SessionCounters } from './session-counters';
+export {
+  freshCarriedState,
+  maxCarriedTranscriptEntries,
+  maxTranscriptEntries,
+  resolveSessionLimits,
+} from './session-input';
+export type {
+  CarriedSessionState,
+  CarriedTurn,
+  ResolvedSessionLimits,
+  SessionInput,
+  SessionLimits,
+  SiblingAbort,
+} from './session-input';
+export {
+  approveToolCallUpdate,
+  endSessionSignal,
+  interruptSignal,
+  ruleStateQuery,
+  sendUserMessageUpdate,
+  statusQuery,
+  transcriptQuery,
+  userMessageSignal,
+} from './session-messages';
+export type { ApproveToolCallInput, InterruptInput, UserMessageInput } from './session-messages';
+export { sessionSearchAttributes } from './session-search-attributes';
+export { SessionStatus } from './session-status';
+export type { RunEndReason } from './session-status';
+export type {
+  ModelContextView,
+  PendingApproval,
+  RunningCall,
+  SessionRuleStateView,
+  SessionStatusView,
+  TranscriptEntry,
+  TranscriptNote,
+} from './session-views';
+export { toolCallFinishedLateSignal } from './tool-call-finished-late';
+export type { ToolCallFinishedLateInput } from './tool-call-finished-late';

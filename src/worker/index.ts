@@ -1,0 +1,12 @@
+/**
+ * Workers: bundling the session workflows (with or without tracing) and running them with the
+ * session's activities (Node side).
+ * @module
+ */
+export { bundleSessionWorkflows } from './bundle-session-workflows';
+export { bundleTracedSessionWorkflows } from './bundle-traced-workflows';
+export { createWorker } from './create-worker';
+export type { CreateWorkerOptions } from './create-worker';
+export { readWorkerModule } from './worker-module';
+export type { ToolrailWorkerModule } from './worker-module';
+export { workflowsPath } from './workflows-path';
