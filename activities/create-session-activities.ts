@@ -2,6 +2,7 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { ToolCatalog } from '../src/dispatch/tool-catalog';
 import { TOOL_SEARCH_NAME } from '../src/tools/tool-search/tool-search-name';
 import { shouldRetryToolOutcome } from '../src/dispatch/should-retry-tool-outcome';
+import { isRecordedCall } from '../src/dispatch/lost-completion';
 import type { ModelAdapter } from '../src/models/model-adapter';
 import type { ProposedToolCall } from '../src/models/conversation-message';
 import { ModelError } from '../src/models/model-error';
@@ -23,6 +24,7 @@ import type { ConversationMessage } from '../src/models/conversation-message';
 import type { ContentStore } from '../src/store/content-store';
 import type { ExecutedCall, SessionActivities } from './types';
 import { reportLateToolEnd } from './report-late-tool-end';
+import { readToolCallRecord, writeToolCallRecord } from './tool-call-record';
 
 /** What the session activities need from the worker. */
 export interface SessionActivityDependencies {
@@ -184,7 +186,25 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
           outcome.type === 'tool-error' ? outcome.code : 'RETRY',
         );
       }
-      return storeToolResult(sessionId, outcome, rulesReadOutput);
+      const executed = await storeToolResult(sessionId, outcome, rulesReadOutput);
+      // A call that runs once keeps a record of its outcome, so a completion the server never gets is not lost.
+      if (isRecordedCall(prepared)) {
+        try {
+          await writeToolCallRecord(store, { sessionId, turn, executed });
+        } catch (error) {
+          // The outcome still goes to the workflow; only its recovery after a lost completion is off.
+          context.log.warn('could not record the outcome of a tool call', {
+            sessionId,
+            callId: prepared.callId,
+            error: error instanceof Error ? error.message : String(error),
+          });
+        }
+      }
+      return executed;
+    },
+
+    async recoverToolCall({ sessionId, turn, callId }) {
+      return { executed: (await readToolCallRecord(store, { sessionId, turn, callId })) ?? null };
     },
   };
 
