@@ -1,7 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { ToolCatalog, ToolOutcome } from '../src/dispatch';
 import { TOOL_SEARCH_NAME, truncateUtf8, utf8ByteLength } from '../src/kernel';
-import { shouldRetryToolOutcome, toolResultMessage } from '../src/dispatch';
+import { isRecordedCall, shouldRetryToolOutcome, toolResultMessage } from '../src/dispatch';
 import type { ModelAdapter, ProposedToolCall, ModelSettings, ConversationMessage } from '../src/models';
 import { ModelError, createModelAdapter, modelErrorToApplicationFailure } from '../src/models';
 import { buildToolCatalog, executePreparedCall, prepareToolCall } from '../src/tools';
@@ -10,6 +10,7 @@ import { buildModelMessages, resolveContextBudget, createConversationReader } fr
 import type { ContentStore } from '../src/store';
 import type { ExecutedCall, SessionActivities } from './types';
 import { reportLateToolEnd } from './report-late-tool-end';
+import { readToolCallRecord, writeToolCallRecord } from './tool-call-record';
 
 /** What the session activities need from the worker. */
 export interface SessionActivityDependencies {
@@ -171,7 +172,25 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
           outcome.type === 'tool-error' ? outcome.code : 'RETRY',
         );
       }
-      return storeToolResult(sessionId, outcome, rulesReadOutput);
+      const executed = await storeToolResult(sessionId, outcome, rulesReadOutput);
+      // A call that runs once keeps a record of its outcome, so a completion the server never gets is not lost.
+      if (isRecordedCall(prepared)) {
+        try {
+          await writeToolCallRecord(store, { sessionId, turn, executed });
+        } catch (error) {
+          // The outcome still goes to the workflow; only its recovery after a lost completion is off.
+          context.log.warn('could not record the outcome of a tool call', {
+            sessionId,
+            callId: prepared.callId,
+            error: error instanceof Error ? error.message : String(error),
+          });
+        }
+      }
+      return executed;
+    },
+
+    async recoverToolCall({ sessionId, turn, callId }) {
+      return { executed: (await readToolCallRecord(store, { sessionId, turn, callId })) ?? null };
     },
   };
 

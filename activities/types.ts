@@ -87,11 +87,33 @@ export interface ExecuteToolInput {
   rulesReadOutput: boolean;
 }
 
+/** Input of {@link SessionActivities.recoverToolCall}: the call, by its idempotency key's parts. */
+export interface RecoverToolCallInput {
+  sessionId: string;
+  turn: number;
+  callId: string;
+}
+
+/** What {@link SessionActivities.recoverToolCall} found: the call's outcome as its activity recorded it, or `null`. */
+export interface RecoveredToolCall {
+  executed: ExecutedCall | null;
+}
+
 /** The activities a session workflow calls; the worker builds them with `createSessionActivities`. */
 export interface SessionActivities {
   loadCatalog(input: LoadCatalogInput): Promise<LoadCatalogResult>;
   callModel(input: CallModelInput): Promise<CallModelResult>;
+  /**
+   * Runs one prepared call. A call that is not retried and runs as a regular activity also leaves a
+   * record of what this returns in the content store, before it returns (see `recoverToolCall`).
+   */
   executeTool(input: ExecuteToolInput): Promise<ExecutedCall>;
+  /**
+   * Looks up the record `executeTool` left of a call whose activity timed out after it started: the
+   * call finished, but its completion never reached the Temporal server (it was down, or the worker
+   * died after the tool returned).
+   */
+  recoverToolCall(input: RecoverToolCallInput): Promise<RecoveredToolCall>;
   /** Writes messages to the content store (idempotent) and returns their references, in order. */
   storeMessages(input: StoreMessagesInput): Promise<MessageRef[]>;
   /** Seals the log's tail into a segment in the content store; returns the log with the new head and an empty tail. */

@@ -240,6 +240,8 @@ function countingStore(
       await store.put(sessionId, key, bytes);
     },
     get: (sessionId: string, key: string) => store.get(sessionId, key),
+    putRecord: (sessionId: string, name: string, bytes: Uint8Array) => store.putRecord(sessionId, name, bytes),
+    getRecord: (sessionId: string, name: string) => store.getRecord(sessionId, name),
     deleteSession: (sessionId: string) => store.deleteSession(sessionId),
     deleteSessionsOlderThan: (before: Date) => store.deleteSessionsOlderThan(before),
     close: () => store.close(),

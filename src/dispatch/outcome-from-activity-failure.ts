@@ -8,14 +8,22 @@ import type { ToolErrorOutcome } from './tool-outcome';
 export type CallCanceller = 'interrupt' | { readonly callId: string; readonly toolName: string } | undefined;
 
 /**
+ * What the workflow learnt when it looked for the record of a timed-out call that may have finished
+ * (`mayHaveLostCompletion`): none was written, or the lookup failed.
+ */
+export type CompletionLookup = 'not-found' | 'failed';
+
+/**
  * The error outcome the model reads for a tool activity that failed, timed out or was cancelled:
- * a cancellation says who cancelled it, a timeout says whether a destructive call may have taken
- * effect, anything else carries the failure's message.
+ * a cancellation says who cancelled it, a timeout says whether the call may have taken effect (a
+ * destructive call, or one whose record of completion was looked up and not found), anything else
+ * carries the failure's message.
  */
 export function outcomeFromActivityFailure(
   prepared: PreparedCall,
   error: unknown,
   cancelledBy: CallCanceller,
+  lookup?: CompletionLookup,
 ): ToolErrorOutcome {
   const base = { callId: prepared.callId, toolName: prepared.toolName };
   const cause = error instanceof ActivityFailure ? error.cause : error;
@@ -28,8 +36,17 @@ export function outcomeFromActivityFailure(
     return createToolErrorOutcome({ ...base, code: ToolErrorCode.INTERRUPTED, message });
   }
   if (cause instanceof TimeoutFailure) {
-    const maybe = prepared.destructive ? '. It may or may not have taken effect: it is not retried automatically' : '';
-    const message = `${prepared.toolName} did not finish in time (${cause.timeoutType ?? 'timeout'})${maybe}.`;
+    const maybe =
+      prepared.destructive || lookup !== undefined
+        ? '. It may or may not have taken effect: it is not retried automatically'
+        : '';
+    const looked =
+      lookup === 'not-found'
+        ? ', and no record of its completion was found (it may still be running, or have stopped before it finished)'
+        : lookup === 'failed'
+          ? ', and its record of completion could not be read from the content store'
+          : '';
+    const message = `${prepared.toolName} did not finish in time (${cause.timeoutType ?? 'timeout'})${maybe}${looked}.`;
     return createToolErrorOutcome({ ...base, code: ToolErrorCode.TIMEOUT, message });
   }
   const message = cause instanceof ApplicationFailure || cause instanceof Error ? cause.message : String(cause);

@@ -1,14 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import { link, mkdir, readFile, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ContentStore } from './content-store';
 import { ContentStoreError } from './content-store-error';
-import { sha256Hex } from './hash-content';
+import { recordDigest, sha256Hex } from './hash-content';
 
 /** Longest session directory name built from the hex of the id; longer ids are hashed. */
 const maxHexNameChars = 160;
 /** File holding the original id in a session directory named by hash. */
 const sessionIdFile = 'session-id';
+/** Directory of a session's named records. */
+const recordsDirectory = 'records';
 const keyPattern = /^[0-9a-f]{64}$/;
 
 /**
@@ -20,14 +22,21 @@ export function sessionDirectoryName(sessionId: string): string {
   return hex.length <= maxHexNameChars ? `x-${hex}` : `h-${sha256Hex(Buffer.from(sessionId, 'utf8'))}`;
 }
 
+/** A temporary file next to `file`, unique to this process and write. */
+function temporaryName(file: string): string {
+  return `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+}
+
 function isNotFound(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
 }
 
 /**
  * The embedded default store: one file per content under
- * `<root>/sessions/<encoded session id>/<key[0..2]>/<key>`. No set-up; safe for every worker
- * process on one machine (writes go to a temporary file, then are renamed into place).
+ * `<root>/sessions/<encoded session id>/<key[0..2]>/<key>`, and one per named record under
+ * `<root>/sessions/<encoded session id>/records/<sha256 of the name>`. No set-up; safe for every
+ * worker process on one machine (writes go to a temporary file, then are renamed or, for records,
+ * hard-linked into place, so a record is written once).
  */
 export class DirectoryContentStore implements ContentStore {
   readonly description: string;
@@ -63,19 +72,23 @@ export class DirectoryContentStore implements ContentStore {
       if (!isNotFound(error)) throw ContentStoreError.unavailable(this.description, error, sessionId, key);
     }
     try {
-      const dir = path.dirname(file);
-      await mkdir(dir, { recursive: true });
-      const sessionDir = this.#sessionDir(sessionId);
-      if (path.basename(sessionDir).startsWith('h-'))
-        await this.#writeAtomic(path.join(sessionDir, sessionIdFile), sessionId);
+      await this.#makeDirectory(sessionId, path.dirname(file));
       await this.#writeAtomic(file, bytes);
     } catch (error) {
       throw ContentStoreError.unavailable(this.description, error, sessionId, key);
     }
   }
 
+  /** Creates `dir` in the session's directory, and the file naming the session when the directory's name is a hash. */
+  async #makeDirectory(sessionId: string, dir: string): Promise<void> {
+    await mkdir(dir, { recursive: true });
+    const sessionDir = this.#sessionDir(sessionId);
+    if (path.basename(sessionDir).startsWith('h-'))
+      await this.#writeAtomic(path.join(sessionDir, sessionIdFile), sessionId);
+  }
+
   async #writeAtomic(file: string, data: Uint8Array | string): Promise<void> {
-    const temp = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+    const temp = temporaryName(file);
     try {
       await writeFile(temp, data);
       await rename(temp, file);
@@ -97,6 +110,41 @@ export class DirectoryContentStore implements ContentStore {
     const actual = sha256Hex(bytes);
     if (actual !== key) throw ContentStoreError.corrupt(this.description, sessionId, key, actual);
     return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  #recordFile(sessionId: string, name: string): string {
+    return path.join(this.#sessionDir(sessionId), recordsDirectory, recordDigest(name));
+  }
+
+  async putRecord(sessionId: string, name: string, bytes: Uint8Array): Promise<boolean> {
+    const file = this.#recordFile(sessionId, name);
+    try {
+      await this.#makeDirectory(sessionId, path.dirname(file));
+      const temp = temporaryName(file);
+      await writeFile(temp, bytes);
+      try {
+        // A hard link never replaces an existing file: the first writer's record stays.
+        await link(temp, file);
+        return true;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+        throw error;
+      } finally {
+        await unlink(temp).catch(() => undefined);
+      }
+    } catch (error) {
+      throw ContentStoreError.unavailable(this.description, error, sessionId, `record ${JSON.stringify(name)}`);
+    }
+  }
+
+  async getRecord(sessionId: string, name: string): Promise<Uint8Array | undefined> {
+    try {
+      const bytes = await readFile(this.#recordFile(sessionId, name));
+      return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw ContentStoreError.unavailable(this.description, error, sessionId, `record ${JSON.stringify(name)}`);
+    }
   }
 
   async deleteSession(sessionId: string): Promise<number> {
@@ -153,6 +201,7 @@ export class DirectoryContentStore implements ContentStore {
     return newest;
   }
 
+  /** Content and record files under `dir` (both are named by a SHA-256). */
   async #contentFiles(dir: string): Promise<string[]> {
     try {
       const entries = await readdir(dir, { withFileTypes: true, recursive: true });

@@ -7,6 +7,11 @@ export function sha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
+/** Where a named record is stored: the SHA-256 of its name's UTF-8 (any name fits a file name or a key column). */
+export function recordDigest(name: string): string {
+  return sha256Hex(new TextEncoder().encode(name));
+}
+
 /** The first `max` UTF-16 code units of `text`, one fewer if that would split a surrogate pair. */
 function previewOf(text: string, max: number): string {
   if (text.length <= max) return text;

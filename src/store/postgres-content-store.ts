@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { ContentStore } from './content-store';
 import { ContentStoreError } from './content-store-error';
-import { sha256Hex } from './hash-content';
+import { recordDigest, sha256Hex } from './hash-content';
 
 /** Table holding every session's content. */
 export const contentTable = 'toolrail_content';
@@ -29,9 +29,16 @@ export function describePostgres(connectionString: string): string {
   }
 }
 
+/** Key column of a named record: a prefix no content key (lower-case hex) has, and the hash of the name. */
+function recordKey(name: string): string {
+  return `record:${recordDigest(name)}`;
+}
+
 /**
  * Content in one PostgreSQL table (`toolrail_content`, created on first use), for workers on
- * several machines. Connection errors reject with `STORE_UNAVAILABLE`.
+ * several machines; named records are rows of the same table (key `record:<sha256 of the name>`),
+ * so retention removes them with the session's content. Connection errors reject with
+ * `STORE_UNAVAILABLE`.
  */
 export class PostgresContentStore implements ContentStore {
   readonly description: string;
@@ -100,6 +107,27 @@ export class PostgresContentStore implements ContentStore {
     const actual = sha256Hex(row.bytes);
     if (actual !== key) throw ContentStoreError.corrupt(this.description, sessionId, key, actual);
     return new Uint8Array(row.bytes.buffer, row.bytes.byteOffset, row.bytes.byteLength);
+  }
+
+  async putRecord(sessionId: string, name: string, bytes: Uint8Array): Promise<boolean> {
+    const result = await this.#query(
+      `INSERT INTO ${contentTable} (session_id, key, bytes) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
+      [sessionId, recordKey(name), Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)],
+      sessionId,
+      `record ${JSON.stringify(name)}`,
+    );
+    return result.rowCount === 1;
+  }
+
+  async getRecord(sessionId: string, name: string): Promise<Uint8Array | undefined> {
+    const result = await this.#query<{ bytes: Buffer }>(
+      `SELECT bytes FROM ${contentTable} WHERE session_id = $1 AND key = $2`,
+      [sessionId, recordKey(name)],
+      sessionId,
+      `record ${JSON.stringify(name)}`,
+    );
+    const row = result.rows[0];
+    return row === undefined ? undefined : new Uint8Array(row.bytes.buffer, row.bytes.byteOffset, row.bytes.byteLength);
   }
 
   async deleteSession(sessionId: string): Promise<number> {

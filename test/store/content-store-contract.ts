@@ -22,6 +22,10 @@ async function rejection(promise: Promise<unknown>): Promise<ContentStoreError> 
   throw new Error('expected a rejection');
 }
 
+const encode = (text: string): Uint8Array => new TextEncoder().encode(text);
+const decode = (bytes: Uint8Array | undefined): string | undefined =>
+  bytes === undefined ? undefined : new TextDecoder().decode(bytes);
+
 let counter = 0;
 const unique = (name: string): string => `${name}-${process.pid}-${++counter}-${Math.random().toString(36).slice(2)}`;
 
@@ -136,6 +140,70 @@ export function contentStoreContract(name: string, subject: ContractSubject): vo
       }
       expect((await store.get(session, ref.key)).byteLength).toBe(100_000);
       expect(await store.deleteSession(session)).toBe(1);
+    });
+
+    it('writes a named record once and keeps the first', async () => {
+      const session = unique('record');
+      const first = encode('{"outcome":"first"}');
+      expect(await store.getRecord(session, '3/call_1')).toBeUndefined();
+      expect(await store.putRecord(session, '3/call_1', first)).toBe(true);
+      expect(await store.putRecord(session, '3/call_1', encode('{"outcome":"second"}'))).toBe(false);
+      expect(await store.getRecord(session, '3/call_1')).toEqual(first);
+      expect(await store.getRecord(session, '3/call_2')).toBeUndefined();
+    });
+
+    it('keeps records apart by session and by name, whatever characters the name holds', async () => {
+      const a = unique('records-a');
+      const b = unique('records-b');
+      const names = ['../../etc/passwd', 'a/b/c', '会话 🎉', 'x'.repeat(5_000), '', 'record:0'];
+      for (const [index, name] of names.entries())
+        expect(await store.putRecord(a, name, encode(`r${index}`))).toBe(true);
+      for (const [index, name] of names.entries()) {
+        expect(decode(await store.getRecord(a, name))).toBe(`r${index}`);
+        expect(await store.getRecord(b, name)).toBeUndefined();
+      }
+    });
+
+    it('keeps records and content apart', async () => {
+      const session = unique('records-content');
+      const { ref, bytes } = contentRefOf('content');
+      await store.put(session, ref.key, bytes);
+      expect(await store.getRecord(session, ref.key)).toBeUndefined();
+      await store.putRecord(session, ref.key, encode('a record'));
+      expect(await store.get(session, ref.key)).toEqual(bytes);
+    });
+
+    it('removes records with their session, and with the sessions retention prunes', async () => {
+      const gone = unique('records-gone');
+      const old = unique('records-old');
+      const { ref, bytes } = contentRefOf('content of a session with a record');
+      await store.put(gone, ref.key, bytes);
+      await store.putRecord(gone, 'call', encode('outcome'));
+      expect(await store.deleteSession(gone)).toBe(2);
+      expect(await store.getRecord(gone, 'call')).toBeUndefined();
+      expect(await store.putRecord(gone, 'call', encode('again'))).toBe(true);
+
+      await store.putRecord(old, 'call', encode('only a record'));
+      await subject.age(store, old, new Date('2020-01-01T00:00:00Z'));
+      expect(await store.deleteSessionsOlderThan(new Date('2021-01-01T00:00:00Z'))).toContain(old);
+      expect(await store.getRecord(old, 'call')).toBeUndefined();
+    });
+
+    it('lets exactly one of concurrent record writers win, and every reader see its record whole', async () => {
+      const session = unique('records-concurrent');
+      const others = await Promise.all(Array.from({ length: 3 }, () => subject.open()));
+      const records = [store, ...others].map((_, index) => encode(String(index).repeat(100_000)));
+      try {
+        const written = await Promise.all(
+          [store, ...others].map((s, index) => s.putRecord(session, 'call', records[index] as Uint8Array)),
+        );
+        expect(written.filter(Boolean)).toHaveLength(1);
+        const winner = records[written.indexOf(true)];
+        const read = await Promise.all([store, ...others].map((s) => s.getRecord(session, 'call')));
+        for (const bytes of read) expect(bytes).toEqual(winner);
+      } finally {
+        await Promise.all(others.map((s) => s.close()));
+      }
     });
   });
 }

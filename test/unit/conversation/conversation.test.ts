@@ -69,6 +69,8 @@ describe('the conversation reader', () => {
       reads,
       put: (sessionId, key, bytes) => inner.put(sessionId, key, bytes),
       get: (sessionId, key) => (reads.push(key), inner.get(sessionId, key)),
+      putRecord: (sessionId, name, bytes) => inner.putRecord(sessionId, name, bytes),
+      getRecord: (sessionId, name) => inner.getRecord(sessionId, name),
       deleteSession: (sessionId) => inner.deleteSession(sessionId),
       deleteSessionsOlderThan: (before) => inner.deleteSessionsOlderThan(before),
       close: () => inner.close(),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDiagnostic, importLetta } from '../../../src/rules/index';
+import { compileRuleSet, formatDiagnostic, importLetta, narrow } from '../../../src/rules/index';
 import { RuleSession, lettaRules } from './support/rule-session';
 
 const Cond = (tool: string, mapping: Record<string, string>, extra: Record<string, unknown> = {}) => ({
@@ -50,6 +50,33 @@ describe('Letta differential: a text answer is refused where Letta forces a tool
     expect(s.end()).toEqual({ endsRun: false, codes: ['parent_required'] });
     s.run('edit');
     expect(s.end().endsRun).toBe(true);
+  });
+});
+
+describe('Letta differential: a text answer is accepted where Letta forces a tool call', () => {
+  // Letta's strict conditional leaves no tool allowed after an output that matches no key, and its
+  // conditional rules still force a tool call next. toolrail's strict decision allows nothing and
+  // names no child, so nothing is pending: a text answer ends the run.
+  const strict = [Cond('check', { true: 'yes' }, { require_output_mapping: true })];
+  const catalog = ['check', 'yes', 'other'];
+
+  it('in strict mode, after a conditional whose output matched no key and that has no default child', () => {
+    const s = session(strict, catalog);
+    s.call('check', { result: { message: 'maybe' } });
+    // By default the run ends before the model is asked: nothing may be called.
+    expect(narrow(s.rules, s.state, catalog)).toMatchObject({ visible: [], ended: 'no_tool_allowed' });
+    expect(s.end()).toEqual({ endsRun: true, codes: [] });
+  });
+
+  it('also with onEmpty: allow-all, where every tool is offered instead', () => {
+    const imported = importLetta({ file: 'letta.json', value: strict });
+    if (!imported.ok) throw new Error('the rules do not import');
+    const compiled = compileRuleSet({ documents: [imported.document], options: { onEmpty: 'allow-all' } });
+    if (!compiled.ok) throw new Error('the rules do not compile');
+    const s = new RuleSession(compiled.rules, catalog).user('go');
+    s.call('check', { result: { message: 'maybe' } });
+    expect(s.turn()).toEqual(['check', 'other', 'yes']);
+    expect(s.end()).toEqual({ endsRun: true, codes: [] });
   });
 });
 
