@@ -1,10 +1,8 @@
-import { CancellationScope, condition, patched, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { CancellationScope, condition, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import { dependsOn, readsOutput, validate } from '../src/rules';
 import {
   approvalReason,
   formatRuleRefusal,
-  mayHaveLostCompletion,
-  outcomeFromActivityFailure,
   partitionCalls,
   refusePreparedCall,
   refuseUnapprovedCall,
@@ -24,6 +22,7 @@ import { catalogNames, note, recordCall, setStatus } from './session-state';
 import type { SessionState } from './session-state';
 import { workflowNow } from './workflow-now';
 import { traceBatch, traceToolCall, traceVerdict } from './session-tracing';
+import { settleFailedCall } from './settle-failed-call';
 
 /** A call that may run, and whether a human approved it. */
 type RunnableCall = { prepared: PreparedCall; approved: boolean };
@@ -229,10 +228,7 @@ async function runBatch(state: SessionState, calls: readonly RunnableCall[]): Pr
       const byInterrupt = running.interrupted;
       const bySibling = !byInterrupt && failedFirst !== undefined && failedFirst.callId !== prepared.callId;
       const cancelledBy = byInterrupt ? 'interrupt' : bySibling ? failedFirst : undefined;
-      const settled =
-        cancelledBy === undefined && mayHaveLostCompletion(prepared, error)
-          ? await recoverLostCompletion(state, turn, prepared, error)
-          : { outcome: outcomeFromActivityFailure(prepared, error, cancelledBy) };
+      const settled = await settleFailedCall(state, turn, prepared, error, cancelledBy);
       if (!byInterrupt && !bySibling && settled.outcome.type === 'tool-error') abortSiblings(prepared);
       return settled;
     } finally {
@@ -241,47 +237,6 @@ async function runBatch(state: SessionState, calls: readonly RunnableCall[]): Pr
   };
   return batchScope.run(() => Promise.all(calls.map(runOne)));
 }
-
-/** Marks the workflow code that looks up the record of a timed-out call (histories before it never do). */
-const recoverLostCompletionsPatch = 'recover-lost-tool-completions';
-
-/**
- * A call that runs once timed out after it started: it may have finished while its completion never
- * reached the server (the server was down when the worker reported it, or the worker died after the
- * tool returned). The record its activity keeps in the content store says: when there is one, the
- * call's real outcome is reported, with a transcript notice that it was recovered; when there is
- * none (or it cannot be read), a timeout that says the call may or may not have taken effect. The
- * lookup is not cancellable: the call is over, and a sibling's failure or an interrupt must not
- * change what is reported about it.
- */
-async function recoverLostCompletion(
-  state: SessionState,
-  turn: number,
-  prepared: PreparedCall,
-  error: unknown,
-): Promise<DispatchedCall> {
-  if (!patched(recoverLostCompletionsPatch)) return { outcome: outcomeFromActivityFailure(prepared, error, undefined) };
-  const { sessionId } = state;
-  const { callId, toolName } = prepared;
-  let executed: DispatchedCall | null;
-  try {
-    ({ executed } = await CancellationScope.nonCancellable(() =>
-      recordActivities.recoverToolCall({ sessionId, turn, callId }),
-    ));
-  } catch {
-    return { outcome: outcomeFromActivityFailure(prepared, error, undefined, 'failed') };
-  }
-  if (executed === null) return { outcome: outcomeFromActivityFailure(prepared, error, undefined, 'not-found') };
-  const text = `${toolName} (call ${callId}) finished, but the Temporal server never got its completion (its activity timed out); its outcome was recovered from the record the worker kept in the content store.`;
-  note(state, { kind: 'notice', text });
-  return executed;
-}
-
-/** Reads the record of a call from the content store: a quick lookup, retried like the other content reads. */
-const recordActivities = proxyLocalActivities<SessionActivities>({
-  startToCloseTimeout: 30_000,
-  retry: { maximumAttempts: 5, initialInterval: 500, backoffCoefficient: 2, maximumInterval: 10_000 },
-});
 
 /** The activity that executes one prepared call, with the call's own options (`toolActivityOptions`). */
 function executeToolActivity(prepared: PreparedCall): SessionActivities['executeTool'] {

@@ -39,10 +39,9 @@ export interface RunningCall {
 }
 
 /**
- * Everything one run of the session workflow holds: what continue-as-new carries (rule state,
- * conversation, queue, counters, transcript, the run in progress) and what lives only in this run
- * (status, catalog, approvals, running calls, a pending interrupt). Plain data: the transitions
- * below are the only code that changes the status and the run's bookkeeping.
+ * Everything one workflow run holds: what continue-as-new carries (rule state, conversation, queue,
+ * counters, transcript, the run in progress) and what lives only in this run (status, catalog,
+ * approvals, running calls, an interrupt). Plain data: only the transitions below change the status.
  */
 export interface SessionState {
   readonly sessionId: string;

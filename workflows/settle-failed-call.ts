@@ -1,0 +1,63 @@
+import { CancellationScope, patched, proxyLocalActivities } from '@temporalio/workflow';
+import { mayHaveLostCompletion, outcomeFromActivityFailure } from '../src/dispatch';
+import type { DispatchedCall, PreparedCall } from '../src/dispatch';
+import type { SessionActivities } from '../activities';
+import { note } from './session-state';
+import type { SessionState } from './session-state';
+
+/**
+ * The outcome of a call whose activity failed: cancelled by an interrupt or a failing sibling, a
+ * completion the server may have lost (looked up below), or the failure itself.
+ */
+export function settleFailedCall(
+  state: SessionState,
+  turn: number,
+  prepared: PreparedCall,
+  error: unknown,
+  cancelledBy: Parameters<typeof outcomeFromActivityFailure>[2],
+): DispatchedCall | Promise<DispatchedCall> {
+  if (cancelledBy === undefined && mayHaveLostCompletion(prepared, error))
+    return recoverLostCompletion(state, turn, prepared, error);
+  return { outcome: outcomeFromActivityFailure(prepared, error, cancelledBy) };
+}
+
+/** Marks the workflow code that looks up the record of a timed-out call (histories before it never do). */
+const recoverLostCompletionsPatch = 'recover-lost-tool-completions';
+
+/**
+ * A call that runs once timed out after it started: it may have finished while its completion never
+ * reached the server (the server was down when the worker reported it, or the worker died after the
+ * tool returned). The record its activity keeps in the content store says: when there is one, the
+ * call's real outcome is reported, with a transcript notice that it was recovered; when there is
+ * none (or it cannot be read), a timeout that says the call may or may not have taken effect. The
+ * lookup is not cancellable: the call is over, and a sibling's failure or an interrupt must not
+ * change what is reported about it.
+ */
+async function recoverLostCompletion(
+  state: SessionState,
+  turn: number,
+  prepared: PreparedCall,
+  error: unknown,
+): Promise<DispatchedCall> {
+  if (!patched(recoverLostCompletionsPatch)) return { outcome: outcomeFromActivityFailure(prepared, error, undefined) };
+  const { sessionId } = state;
+  const { callId, toolName } = prepared;
+  let executed: DispatchedCall | null;
+  try {
+    ({ executed } = await CancellationScope.nonCancellable(() =>
+      recordActivities.recoverToolCall({ sessionId, turn, callId }),
+    ));
+  } catch {
+    return { outcome: outcomeFromActivityFailure(prepared, error, undefined, 'failed') };
+  }
+  if (executed === null) return { outcome: outcomeFromActivityFailure(prepared, error, undefined, 'not-found') };
+  const text = `${toolName} (call ${callId}) finished, but the Temporal server never got its completion (its activity timed out); its outcome was recovered from the record the worker kept in the content store.`;
+  note(state, { kind: 'notice', text });
+  return executed;
+}
+
+/** Reads the record of a call from the content store: a quick lookup, retried like the other content reads. */
+const recordActivities = proxyLocalActivities<SessionActivities>({
+  startToCloseTimeout: 30_000,
+  retry: { maximumAttempts: 5, initialInterval: 500, backoffCoefficient: 2, maximumInterval: 10_000 },
+});
