@@ -1,23 +1,9 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixture } from './support/fixtures';
-
-const root = join(__dirname, '..', '..', '..');
-
-/** Runs the real `toolrail` binary and returns its exit code and output. */
-function toolrail(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [join(root, 'bin', 'toolrail.cjs'), ...args], { cwd: root }, (error, stdout, stderr) => {
-      const code = error && typeof error.code === 'number' ? error.code : error ? 1 : 0;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-const lines = (text: string) => text.split('\n').filter((line) => line !== '' && !line.startsWith('npm warn'));
+import { lines, toolrail } from './support/run-toolrail';
 
 describe('toolrail simulate (process)', () => {
   it('prints the documented JSON lines and exits 0', async () => {
