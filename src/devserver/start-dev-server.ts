@@ -78,7 +78,7 @@ export async function startDevServer(options: StartDevServerOptions = {}): Promi
       `${key}=${JSON.stringify(value)}`,
     ]),
   ];
-  const supervisor = spawn(process.execPath, [path.join(__dirname, 'supervise-temporal.cjs'), cli.path, ...args], {
+  const supervisor = spawn(process.execPath, [path.join(__dirname, 'supervise-server.cjs'), cli.path, ...args], {
     stdio: ['pipe', options.verbose ? 'inherit' : 'ignore', 'inherit'],
   });
   let exited = false;

@@ -1,4 +1,6 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,7 +10,7 @@ import { freePort } from '../../src/devserver/free-port';
 export interface TestPostgres {
   url: string;
   port: number;
-  stop(): void;
+  stop(): Promise<void>;
 }
 
 /** Directory holding `initdb`, `pg_ctl` and `postgres`: PATH first, then `/usr/lib/postgresql/<version>/bin`. */
@@ -28,46 +30,72 @@ export function findPostgresBin(): string {
   );
 }
 
+/** The supervisor that stops a server when its owner exits in any way (also used for the dev server). */
+const supervisor = path.join(__dirname, '..', '..', 'src', 'devserver', 'supervise-server.cjs');
+
 /**
  * Starts PostgreSQL in a fresh temporary directory on a free loopback port, trust auth, its unix
- * socket in that directory. As root it runs as the `postgres` user (PostgreSQL refuses root).
+ * socket in that directory. As root it runs as the `postgres` user (PostgreSQL refuses root). The
+ * server runs in the foreground under the supervisor, so it stops with the test run even when the
+ * run is killed; `stop()` shuts it down fast and removes its directory.
  */
 export async function startPostgres(): Promise<TestPostgres> {
   const bin = findPostgresBin();
   const asRoot = process.getuid?.() === 0;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'toolrail-pg-'));
   const data = path.join(dir, 'data');
-  const run = (command: string, args: string[]): void => {
-    const full = path.join(bin, command);
-    if (asRoot) execFileSync('runuser', ['-u', 'postgres', '--', full, ...args], { stdio: 'pipe' });
-    else execFileSync(full, args, { stdio: 'pipe' });
-  };
+  // setpriv executes PostgreSQL itself as `postgres` (no process in between to pass signals on).
+  const asPostgres = (command: string, args: string[]): [string, string[]] =>
+    asRoot
+      ? ['setpriv', ['--reuid=postgres', '--regid=postgres', '--init-groups', path.join(bin, command), ...args]]
+      : [path.join(bin, command), args];
   if (asRoot) {
     const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
     const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
     chownSync(dir, uid, gid);
   }
-  let started = false;
-  const stop = (): void => {
-    if (started) {
-      try {
-        run('pg_ctl', ['stop', '-D', data, '-m', 'fast', '-w']);
-      } catch {
-        // Already stopped.
-      }
-      started = false;
+  let server: ChildProcess | undefined;
+  const stop = async (): Promise<void> => {
+    if (server !== undefined && server.exitCode === null && server.signalCode === null) {
+      const exited = once(server, 'exit');
+      // SIGINT is PostgreSQL's fast shutdown; the supervisor passes SIGTERM (a smart shutdown) on.
+      spawnSync(...asPostgres('pg_ctl', ['stop', '-D', data, '-m', 'fast', '-w']), { stdio: 'ignore' });
+      server.stdin?.end();
+      await exited;
     }
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+    execFileSync(...asPostgres('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']), {
+      stdio: 'pipe',
+    });
     const port = await freePort();
-    const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -F`;
-    started = true;
-    run('pg_ctl', ['start', '-D', data, '-w', '-l', path.join(dir, 'log'), '-o', options]);
+    const [command, args] = asPostgres('postgres', [
+      ...['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-F'],
+    ]);
+    server = spawn(process.execPath, [supervisor, command, ...args], { stdio: ['pipe', 'ignore', 'pipe'] });
+    await readyToAcceptConnections(server);
     return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, port, stop };
   } catch (error) {
-    stop();
+    await stop();
     throw error;
   }
+}
+
+/** Resolves when the server logs that it accepts connections; rejects with its log when it exits first. */
+function readyToAcceptConnections(server: ChildProcess): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let log = '';
+    const onData = (chunk: Buffer): void => {
+      log += chunk.toString('utf8');
+      if (!log.includes('ready to accept connections')) return;
+      server.stderr?.off('data', onData);
+      server.stderr?.resume();
+      server.off('exit', onExit);
+      resolve();
+    };
+    const onExit = (): void => reject(new Error(`PostgreSQL exited before it accepted connections:\n${log}`));
+    server.stderr?.on('data', onData);
+    server.once('exit', onExit);
+  });
 }

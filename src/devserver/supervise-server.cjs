@@ -1,13 +1,13 @@
 #!/usr/bin/env node
-// Runs `temporal server start-dev ...` as a child and makes sure it never outlives its owner:
-// when the owner's pipe to our stdin closes (the owner exited, crashed or was SIGKILLed), or we are
+// Runs a server (`temporal server start-dev ...`, or a test's PostgreSQL) as a child and makes sure
+// it never outlives its owner: when the owner's pipe to our stdin closes (the owner exited, crashed or was SIGKILLed), or we are
 // told to stop (SIGTERM/SIGINT/SIGHUP), the server is stopped, then killed if it lingers.
 'use strict';
 const { spawn } = require('node:child_process');
 
 const [executable, ...args] = process.argv.slice(2);
 if (!executable) {
-  process.stderr.write('usage: supervise-temporal.cjs TEMPORAL_EXECUTABLE ARGS...\n');
+  process.stderr.write('usage: supervise-server.cjs EXECUTABLE ARGS...\n');
   process.exit(2);
 }
 
