@@ -60,8 +60,8 @@ const workloads: Workload[] = [
   },
 ];
 
-/** Per-call figures are averaged over this many calls at the start (from call 10) and at the end. */
-const window = 10;
+/** Per-call figures at the start are taken from this call on (the first calls warm the JIT up). */
+const warmUpCalls = 10;
 
 /** What one workload measured. */
 interface Measured {
@@ -72,7 +72,11 @@ interface Measured {
   largestCarriedBytes: number;
   storeBytes: number;
   wallMs: number;
-  /** Per call at call 10 and at the last calls: history bytes, store bytes, worker CPU (µs). */
+  /**
+   * Per call, averaged over whole workflow runs so each side carries one continue-as-new: the run
+   * with call 10 (from call 10 on) and the last run that continued as new. History bytes, store
+   * bytes, worker CPU (µs).
+   */
   early: { history: number; store: number; cpuMicros: number };
   late: { history: number; store: number; cpuMicros: number };
 }
@@ -81,7 +85,8 @@ interface Measured {
  * `npm run bench -- long-session`: sessions whose conversation grows to megabytes, on a dev server of
  * their own, with the embedded content store. Prints, per workload: outcome, runs, the largest run's
  * history, total history, the largest continue-as-new input, bytes written to the store, wall time,
- * and per call at call 10 vs the last calls: history bytes, store bytes and worker CPU.
+ * and per call in the run with call 10 vs the last run that continued as new: history bytes, store
+ * bytes and worker CPU.
  */
 export async function runLongSessionBench(): Promise<void> {
   try {
@@ -172,11 +177,20 @@ async function measure(
   });
   const wallMs = performance.now() - started;
   const history = await historyByCall(client, taskQueue);
-  const perCall = (from: number): Measured['early'] => ({
-    history: average(history.perCall, from, from + window),
-    store: average(counter.bytesPerCall, from, from + window),
-    cpuMicros: average(differences(cpuAtCall), from, from + window),
-  });
+  // Each call is charged with what happened after it started until the next call started, the
+  // continue-as-new that may come in between included: history, store writes and CPU alike.
+  const cpuAfterCall = cpuAtCall.map((cpu, call) => (cpuAtCall[call + 1] ?? Number.NaN) - cpu);
+  const lastRun = history.runOfCall.at(-1) ?? 0;
+  const earlyRun = history.runOfCall[warmUpCalls] ?? 0;
+  const lateRun = lastRun - 1 > earlyRun ? lastRun - 1 : lastRun;
+  const perCall = (run: number, from: number): Measured['early'] => {
+    const calls = history.runOfCall.flatMap((callRun, call) => (callRun === run && call >= from ? [call] : []));
+    return {
+      history: average(calls.map((call) => history.perCall[call] ?? Number.NaN)),
+      store: average(calls.map((call) => counter.bytesPerCall[call] ?? 0)),
+      cpuMicros: average(calls.map((call) => cpuAfterCall[call] ?? Number.NaN)),
+    };
+  };
   return {
     outcome,
     runs: history.runs,
@@ -185,8 +199,8 @@ async function measure(
     largestCarriedBytes: history.largestCarried,
     storeBytes: counter.total,
     wallMs,
-    early: perCall(10),
-    late: perCall(workload.calls - window - 1),
+    early: perCall(earlyRun, warmUpCalls),
+    late: perCall(lateRun, 0),
   };
 }
 
@@ -194,10 +208,18 @@ async function measure(
 async function historyByCall(
   client: Client,
   workflowId: string,
-): Promise<{ runs: number; largestRun: number; total: number; largestCarried: number; perCall: number[] }> {
+): Promise<{
+  runs: number;
+  largestRun: number;
+  total: number;
+  largestCarried: number;
+  perCall: number[];
+  runOfCall: number[];
+}> {
   const latest = await client.workflow.getHandle(workflowId).fetchHistory();
   let runId = latest.events?.[0]?.workflowExecutionStartedEventAttributes?.firstExecutionRunId ?? undefined;
   const perCall: number[] = [];
+  const runOfCall: number[] = [];
   let call = -1;
   let runs = 0;
   let largestRun = 0;
@@ -211,7 +233,10 @@ async function historyByCall(
     for (const event of events) {
       const bytes = temporal.api.history.v1.HistoryEvent.encode(event).finish().length;
       runBytes += bytes;
-      if (event.activityTaskScheduledEventAttributes?.activityType?.name === 'executeTool') call += 1;
+      if (event.activityTaskScheduledEventAttributes?.activityType?.name === 'executeTool') {
+        call += 1;
+        runOfCall[call] = runs - 1;
+      }
       if (call >= 0) perCall[call] = (perCall[call] ?? 0) + bytes;
     }
     const input = events[0]?.workflowExecutionStartedEventAttributes?.input;
@@ -221,7 +246,7 @@ async function historyByCall(
     total += runBytes;
     runId = events.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
   }
-  return { runs, largestRun, total, largestCarried, perCall };
+  return { runs, largestRun, total, largestCarried, perCall, runOfCall };
 }
 
 /** A store that counts the bytes written through it, in total and per tool call. */
@@ -254,7 +279,7 @@ function printRows(rows: readonly [Workload, Measured][]): void {
   const kb = (bytes: number): string => `${(bytes / 1_000).toFixed(1)} KB`;
   const ratio = (late: number, early: number): string => (early > 0 ? `${(late / early).toFixed(2)}×` : '–');
   const lines = [
-    '| workload | before (main, from the issue) | outcome | runs | largest run | total history | largest continue-as-new input | store written | wall | history/call (10 → last) | store/call (10 → last) | worker CPU/call (10 → last) |',
+    '| workload | before (main, from the issue) | outcome | runs | largest run | total history | largest continue-as-new input | store written | wall | history/call (run of call 10 → last full run) | store/call (same runs) | worker CPU/call (same runs) |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...rows.map(
       ([workload, measured]) =>
@@ -269,11 +294,8 @@ function textOf(seed: string, bytes: number): string {
   return unit.repeat(Math.ceil(bytes / unit.length)).slice(0, bytes);
 }
 
-function differences(values: readonly number[]): number[] {
-  return values.map((value, index) => value - (values[index - 1] ?? value));
-}
-
-function average(values: readonly number[], from: number, to: number): number {
-  const slice = values.slice(Math.max(0, from), Math.max(0, to)).filter((value) => Number.isFinite(value));
-  return slice.length === 0 ? 0 : slice.reduce((sum, value) => sum + value, 0) / slice.length;
+/** The mean of the finite values (0 when there are none). */
+function average(values: readonly number[]): number {
+  const finite = values.filter((value) => Number.isFinite(value));
+  return finite.length === 0 ? 0 : finite.reduce((sum, value) => sum + value, 0) / finite.length;
 }
