@@ -15,6 +15,8 @@ COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/bin ./bin
+# The default content store (.toolrail/content) must be writable by the worker's user.
+RUN mkdir -p /app/.toolrail && chown node /app/.toolrail
 USER node
 ENTRYPOINT ["node", "bin/toolrail.cjs"]
 CMD ["worker", "--help"]

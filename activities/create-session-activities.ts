@@ -1,6 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { ToolCatalog, ToolOutcome } from '../src/dispatch';
-import { TOOL_SEARCH_NAME, truncateUtf8, utf8ByteLength } from '../src/kernel';
+import { TOOL_SEARCH_NAME, previewOf, utf8ByteLength } from '../src/kernel';
 import { isRecordedCall, shouldRetryToolOutcome, toolResultMessage } from '../src/dispatch';
 import type { ModelAdapter, ProposedToolCall, ModelSettings, ConversationMessage } from '../src/models';
 import { ModelError, createModelAdapter, modelErrorToApplicationFailure } from '../src/models';
@@ -211,7 +211,7 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
     let message: ConversationMessage = full;
     if (fullBytes > resultOffloadBytes) {
       const [stored] = await conversation.storeMessages(sessionId, [full]);
-      const preview = truncateUtf8(full.content, offloadPreviewChars);
+      const preview = previewOf(full.content, offloadPreviewChars);
       const notice = `Output too large (${fullBytes} bytes): the full output is stored in this session's content store as ${stored?.key ?? 'unknown'}.\nPreview (first ${preview.length} characters):\n${preview}`;
       message = { ...full, content: notice };
     }
@@ -223,7 +223,7 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
     const keep = outputBytes <= inlineOutputBytes || (rulesReadOutput && fullBytes <= resultOffloadBytes);
     return keep
       ? { outcome, message: ref }
-      : { outcome: { ...outcome, output: truncateUtf8(outputText, offloadPreviewChars) }, message: ref };
+      : { outcome: { ...outcome, output: previewOf(outputText, offloadPreviewChars) }, message: ref };
   }
 }
 

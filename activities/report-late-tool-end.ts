@@ -1,4 +1,5 @@
 import { Context } from '@temporalio/activity';
+import { previewOf } from '../src/kernel';
 import { toolCallFinishedLateSignal } from '../src/session';
 import type { ToolCallFinishedLateInput } from '../src/session';
 import type { AfterAbort } from '../src/tools';
@@ -57,5 +58,5 @@ function summarize(output: unknown): string {
   } catch {
     text = String(output);
   }
-  return text.length > maxSummaryChars ? `${text.slice(0, maxSummaryChars)}…` : text;
+  return text.length > maxSummaryChars ? `${previewOf(text, maxSummaryChars)}…` : text;
 }

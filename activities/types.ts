@@ -83,7 +83,7 @@ export interface ExecuteToolInput {
   /** Session turn of the call, part of its idempotency key. */
   turn: number;
   interactive: boolean;
-  /** Whether the rules read this call's output (then it comes back whole, however large). */
+  /** Whether the rules read this call's output: then it comes back whole unless its text passes `resultOffloadBytes`. */
   rulesReadOutput: boolean;
 }
 

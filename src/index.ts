@@ -114,7 +114,18 @@ export type { ToolrailWorkerModule } from './worker';
 export { ToolrailClient } from './client';
 export type { StartSessionOptions, SessionListing } from './client';
 export { SessionHandle } from './client';
-export * from './session';
+// The session's signals, updates and queries, for a plain Temporal client.
+export {
+  interruptSignal,
+  userMessageSignal,
+  sendUserMessageUpdate,
+  endSessionSignal,
+  approveToolCallUpdate,
+  ruleStateQuery,
+  transcriptQuery,
+  statusQuery,
+} from './session';
+export type { InterruptInput, UserMessageInput, ApproveToolCallInput } from './session';
 export type { SessionInput, SessionLimits, SiblingAbort } from './session';
 export type { RunEndReason } from './session';
 export type {

@@ -16,15 +16,15 @@ import type { SessionState } from './session-state';
 import { installHandlers } from './session-handlers';
 import { runTurns } from './turn';
 
+/** Largest turn in progress that continue-as-new carries, in UTF-8 bytes of its JSON. */
+const maxCarriedTurnBytes = 131_072;
+
 /**
  * One agent session. Holds the rule state, takes user messages (signals), runs each message as a
  * run of turns (`turn.ts`: model call → rules → approvals → tool batches → record), answers queries
  * about its state, and continues as new when its history grows long. Ends after `endSession`, when
  * idle past `idleTimeoutMs`, or (with `closeWhenIdle`) when a run ends with nothing queued.
  */
-/** Largest turn in progress that continue-as-new carries, in UTF-8 bytes of its JSON. */
-const maxCarriedTurnBytes = 131_072;
-
 export async function agentSession(input: SessionInput): Promise<SessionStatusView> {
   const limits = resolveSessionLimits(input.limits, input.rules.settings.maxTurnsPerRun, input.interactive);
   // The session's turn limit is the rule engine's: one limit, enforced (and explained) by the engine.

@@ -46,7 +46,7 @@ export function installHandlers(state: SessionState): void {
       if (dropUndecodable(state, 'userMessage', input)) return;
       const problem = messageProblem(state, input?.text);
       if (problem === undefined) state.queuedMessages.push(input.text);
-      else dropWithNotice(state, `dropped a userMessage signal: ${problem}`);
+      else warnWithNotice(state, `dropped a userMessage signal: ${problem}`);
     },
     { description: 'A user message. Starts a run, or waits for running tools and then starts the next run.' },
   );
@@ -72,11 +72,11 @@ export function installHandlers(state: SessionState): void {
     (input) => {
       if (dropUndecodable(state, 'interrupt', input)) return;
       if (!isInterruptInput(input)) {
-        return dropWithNotice(state, 'dropped a malformed interrupt signal (expected nothing or { message?: string })');
+        return warnWithNotice(state, 'dropped a malformed interrupt signal (expected nothing or { message?: string })');
       }
       const message = input?.message;
       const problem = message === undefined ? undefined : messageProblem(state, message);
-      if (problem !== undefined) return dropWithNotice(state, `dropped an interrupt signal: ${problem}`);
+      if (problem !== undefined) return warnWithNotice(state, `dropped an interrupt signal: ${problem}`);
       interruptRun(state, message === undefined ? {} : { message });
     },
     {
@@ -91,7 +91,7 @@ export function installHandlers(state: SessionState): void {
       if (typeof input?.callId !== 'string' || typeof input.toolName !== 'string') return;
       const call = `${input.toolName} call ${input.callId}`;
       const ended = input.outcome === 'completed' ? 'completed' : 'failed';
-      dropWithNotice(
+      warnWithNotice(
         state,
         input.outcome === 'still-running'
           ? `${call} did not stop: it was still running when the session moved on and may still apply its effect`
@@ -179,12 +179,12 @@ function validateApproval(state: SessionState, input: ApproveToolCallInput): voi
 function dropUndecodable(state: SessionState, signal: string, input: unknown): boolean {
   const encoding = undecodableEncoding(input);
   if (encoding === undefined) return false;
-  dropWithNotice(state, `dropped a ${signal} signal whose payload could not be decoded (encoding ${encoding})`);
+  warnWithNotice(state, `dropped a ${signal} signal whose payload could not be decoded (encoding ${encoding})`);
   return true;
 }
 
 /** Says in the worker's log and in the transcript what the session did with an input it could not take. */
-function dropWithNotice(state: SessionState, what: string): void {
+function warnWithNotice(state: SessionState, what: string): void {
   const text = `[toolrail] ${what}`;
   log.warn(text);
   note(state, { kind: 'notice', text });

@@ -1,5 +1,5 @@
 /**
- * The `toolrail` command line (Node side). Other parts use only its transcript renderer.
+ * The `toolrail` command line (Node side). The package root re-exports its transcript renderer.
  * @module
  */
 export { renderTranscriptEntry } from './render/render-transcript-entry';

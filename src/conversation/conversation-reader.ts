@@ -66,6 +66,9 @@ export function createConversationReader(
     async storeMessages(sessionId, messages) {
       const encoded = messages.map(encodeMessage);
       await Promise.all(encoded.map(({ ref, bytes }) => store.put(sessionId, ref.key, bytes)));
+      // What this worker wrote, the next model call on it reads without a round trip to the store.
+      for (const { ref, bytes } of encoded)
+        cache.set(`${sessionId}\u0000${ref.key}`, decodeMessage(bytes), bytes.length);
       return encoded.map(({ ref }) => ref);
     },
     async sealTail(sessionId, log) {

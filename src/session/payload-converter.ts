@@ -48,5 +48,5 @@ export class TolerantPayloadConverter extends DefaultPayloadConverter {
   }
 }
 
-/** The converter toolrail's workers, bundles and clients load through `payloadConverterPath`. */
+/** The converter toolrail's workflow bundles load through `payloadConverterPath`. */
 export const payloadConverter = new TolerantPayloadConverter();

@@ -31,20 +31,9 @@ function pendingAfterLast(context: EvaluationContext, out: Reason[]): void {
   }
   for (const i of rules.childRules) {
     const rule = context.rules.rules[i] as CompiledRuleOf<'child'> | CompiledRuleOf<'parent'>;
-    if (rule.kind === 'parent') {
-      out.push(
-        makeReason(
-          ReasonCode.parentRequired,
-          rule,
-          `After ${last.tool}, call ${listText(rule.children, 'or')} before answering.`,
-          rule.children.slice(0, 1),
-        ),
-      );
-      continue;
-    }
     out.push(
       makeReason(
-        ReasonCode.childRequired,
+        rule.kind === 'parent' ? ReasonCode.parentRequired : ReasonCode.childRequired,
         rule,
         `After ${last.tool}, call ${listText(rule.children, 'or')} before answering.`,
         rule.children.slice(0, 1),
