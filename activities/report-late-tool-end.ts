@@ -40,12 +40,7 @@ export function reportLateToolEnd({
       if (end.kind === 'returned') {
         send({ callId, toolName, outcome: 'completed', summary: summarize(end.output) });
       } else {
-        send({
-          callId,
-          toolName,
-          outcome: 'failed',
-          summary: describeError(end.kind === 'threw' ? end.error : end.reason),
-        });
+        send({ callId, toolName, outcome: 'failed', summary: describeError(end.error) });
       }
     },
   };

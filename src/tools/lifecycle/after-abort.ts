@@ -10,5 +10,5 @@ export interface AfterAbort {
   /** Called once when the grace period ends and the tool is still running. */
   readonly onStillRunning: () => void;
   /** Called once when such a still-running tool finally returns or throws. */
-  readonly onLateEnd: (end: ToolExecutionEnd) => void;
+  readonly onLateEnd: (end: Extract<ToolExecutionEnd, { kind: 'returned' | 'threw' }>) => void;
 }

@@ -43,13 +43,13 @@ export async function runToolExecution({
     signal.addEventListener('abort', onAbort, { once: true });
     stopListening = () => signal.removeEventListener('abort', onAbort);
   });
-  const running = (async (): Promise<ToolExecutionEnd> => {
-    try {
-      return { kind: 'returned', output: await tool.execute(input, { ...context, signal }) };
-    } catch (error) {
-      return signal.aborted ? { kind: 'aborted', reason: signal.reason } : { kind: 'threw', error };
-    }
-  })();
+  // The tool's own promise, and its end as the caller sees it (a throw after the abort counts as aborted).
+  const execution = (async (): Promise<unknown> => tool.execute(input, { ...context, signal }))();
+  const running = execution.then(
+    (output): ToolExecutionEnd => ({ kind: 'returned', output }),
+    (error: unknown): ToolExecutionEnd =>
+      signal.aborted ? { kind: 'aborted', reason: signal.reason } : { kind: 'threw', error },
+  );
   let end: ToolExecutionEnd;
   try {
     end = await Promise.race([running, aborted]);
@@ -58,12 +58,12 @@ export async function runToolExecution({
     stopListening();
   }
   if (end.kind !== 'aborted' || afterAbort === undefined) return end;
-  return awaitGrace(running, end, afterAbort);
+  return awaitGrace(execution, end, afterAbort);
 }
 
-/** Gives an aborted tool `graceMs` to settle; else reports it still running, and its late end later. */
+/** Gives an aborted tool `graceMs` to settle; else reports it still running, and its late return or throw later. */
 async function awaitGrace(
-  running: Promise<ToolExecutionEnd>,
+  execution: Promise<unknown>,
   end: Extract<ToolExecutionEnd, { kind: 'aborted' }>,
   afterAbort: AfterAbort,
 ): Promise<ToolExecutionEnd> {
@@ -71,10 +71,16 @@ async function awaitGrace(
   const graceOver = new Promise<'grace-over'>((resolve) => {
     graceTimer = setTimeout(() => resolve('grace-over'), afterAbort.graceMs);
   });
-  const first = await Promise.race([running.then(() => 'settled' as const), graceOver]);
+  const settled = (): 'settled' => 'settled';
+  const first = await Promise.race([execution.then(settled, settled), graceOver]);
   clearTimeout(graceTimer);
   if (first === 'settled') return end;
   afterAbort.onStillRunning();
-  void running.then(afterAbort.onLateEnd);
+  void execution
+    .then(
+      (output) => afterAbort.onLateEnd({ kind: 'returned', output }),
+      (error: unknown) => afterAbort.onLateEnd({ kind: 'threw', error }),
+    )
+    .catch(() => undefined);
   return { ...end, stillRunning: true };
 }

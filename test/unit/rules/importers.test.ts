@@ -55,6 +55,25 @@ describe('importers keep the source of every rule', () => {
     expect(!result.ok && result.errors[0]).toMatchObject({ code: 'unknown-rule-type', path: '[0].type', line: 2 });
   });
 
+  it('an alias without its anchor is reported as a YAML mistake, not as an alias bomb', () => {
+    const parsed = parseSourceText('rules.yaml', 'rules:\n  - kind: requires\n    tool: *missing\n');
+    expect(!parsed.ok && parsed.error).toMatchObject({ code: 'syntax', fix: 'fix the YAML syntax' });
+    expect(!parsed.ok && parsed.error.problem).toMatch(/^invalid YAML: Unresolved alias/);
+  });
+
+  it('an alias bomb is refused with the alias limit and how to write it instead', () => {
+    const levels = ['a: &a [x, x, x, x, x, x, x, x, x]'];
+    for (const [from, to] of [
+      ['a', 'b'],
+      ['b', 'c'],
+      ['c', 'd'],
+    ])
+      levels.push(`${to}: &${to} [${Array(9).fill(`*${from}`).join(', ')}]`);
+    const parsed = parseSourceText('bomb.yaml', `${levels.join('\n')}\n`);
+    expect(!parsed.ok && parsed.error.problem).toMatch(/^invalid YAML: too many alias expansions/);
+    expect(!parsed.ok && parsed.error.fix).toMatch(/write the values out/);
+  });
+
   it("a wrong field in a unified rule is reported at the field's line", () => {
     const parsed = parseSourceText(
       'r.yaml',
