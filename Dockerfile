@@ -1,14 +1,14 @@
 # A toolrail worker image: the compiled CLI and worker (`npm run build` → dist/), run with plain node.
 #   docker build -t toolrail-worker .
 #   docker run -e TEMPORAL_ADDRESS=host:7233 toolrail-worker worker --module dist/examples/support-desk/worker-module.js
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 WORKDIR /app
 ENV NODE_ENV=production
 COPY --from=build /app/package.json /app/package-lock.json ./
