@@ -1,8 +1,8 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { ToolCatalog, ToolOutcome } from '../src/dispatch';
 import { TOOL_SEARCH_NAME, previewOf, utf8ByteLength } from '../src/kernel';
-import { isRecordedCall, shouldRetryToolOutcome, toolResultMessage } from '../src/dispatch';
-import type { ModelAdapter, ProposedToolCall, ModelSettings, ConversationMessage } from '../src/models';
+import { isRecordedCall, isVisibleInMask, shouldRetryToolOutcome, toolResultMessage } from '../src/dispatch';
+import type { ModelAdapter, ProposedToolCall, ModelSettings, ConversationMessage, ModelToolSpec } from '../src/models';
 import { ModelError, createModelAdapter, modelErrorToApplicationFailure } from '../src/models';
 import { buildToolCatalog, executePreparedCall, prepareToolCall } from '../src/tools';
 import type { ToolHooks, ToolRegistry } from '../src/tools';
@@ -39,8 +39,8 @@ export interface SessionActivityDependencies {
   toolAbortGraceMs?: number;
 }
 
-/** Outputs larger than this (as JSON, in UTF-8 bytes) reach the workflow as a preview unless the rules read them. */
-const inlineOutputBytes = 8_192;
+/** The log of a session that has none yet. */
+const emptyLog = { head: null, tail: [], count: 0, bytes: 0 };
 /** Characters of an offloaded result the model still reads. */
 const offloadPreviewChars = 2_000;
 
@@ -84,11 +84,38 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       );
     },
 
-    async callModel({ sessionId, turn, settings, system, log, tools, catalog, interactive }) {
+    async callModel({
+      sessionId,
+      turn,
+      settings,
+      system,
+      conversation: logKeys,
+      log,
+      toolset,
+      tools,
+      catalog,
+      interactive,
+    }) {
       const context = Context.current();
+      // The tools: by the catalog's version (built again here; a catalog that changed comes back instead), or whole.
+      let visible: ModelToolSpec[];
+      let catalogNames: readonly string[];
+      if (toolset !== undefined) {
+        const current = catalogOf(toolset.filter, toolset.revealed ?? []);
+        if (current.version !== toolset.version) return { catalogChanged: current };
+        visible = current.tools.flatMap(({ name, description, inputSchema }, index) =>
+          isVisibleInMask(toolset.visible, index) ? [{ name, description, inputSchema }] : [],
+        );
+        catalogNames = current.tools.map((tool) => tool.name);
+      } else {
+        visible = tools ?? [];
+        catalogNames = catalog ?? [];
+      }
       // The request is built from the content store, within the model's context budget.
       const budgetBytes = resolveContextBudget(settings);
-      const entries = await conversation.readLog(sessionId, log);
+      const entries = logKeys
+        ? await conversation.readLogKeys(sessionId, logKeys)
+        : await conversation.readLog(sessionId, log ?? emptyLog);
       const { messages, shown } = await buildModelMessages(
         entries,
         (refs) => conversation.readMessages(sessionId, refs),
@@ -97,7 +124,7 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       const answered = await withHeartbeats(heartbeatIntervalMs, async () => {
         try {
           return await adapterFor(settings).complete(
-            { model: settings.model, ...(system === undefined ? {} : { system }), messages, tools, turn },
+            { model: settings.model, ...(system === undefined ? {} : { system }), messages, tools: visible, turn },
             { signal: context.cancellationSignal },
           );
         } catch (error) {
@@ -109,7 +136,7 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       // Whatever the adapter returned, every call gets an id unique in the session's turn: the workflow keys outcomes by it.
       const response = { ...answered, toolCalls: withDistinctCallIds(answered.toolCalls, turn) };
       // The catalog the model saw: names fixed by the workflow for this turn (deferred ones it lists count as revealed).
-      const turnCatalog = catalogOf(catalog, catalog);
+      const turnCatalog = catalogOf(catalogNames, catalogNames);
       const prepared = await Promise.all(
         response.toolCalls.map((call) =>
           prepareToolCall({
@@ -124,12 +151,16 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
         { role: 'assistant', ...(response.text ? { text: response.text } : {}), toolCalls: response.toolCalls },
       ]);
       if (assistant === undefined) throw new Error('the content store returned no reference for the response');
+      // The log's tail and the response are sealed after its head: the next call's input names one segment.
+      const tail = entries.slice(entries.length - (logKeys?.tail.length ?? 0));
+      const sealed = logKeys ? await conversation.sealAfter(sessionId, logKeys.head, [...tail, assistant]) : undefined;
       const { messages: shownMessages, previewed, omitted, bytes } = shown;
       return {
         response,
         assistant,
         prepared,
         shown: { messages: shownMessages, previewed, omitted, bytes, budgetBytes },
+        ...(sealed ? { sealed } : {}),
       };
     },
 
@@ -195,9 +226,9 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
   };
 
   /**
-   * Stores the result message the model reads and returns what the workflow keeps: the outcome
-   * (its output a preview when it is large and the rules do not read it) and the message's
-   * reference. A result whose text passes `resultOffloadBytes` is offloaded: its full text is stored
+   * Stores the result message the model reads and returns what the workflow keeps: the outcome and
+   * the message's reference. The output stays out of the workflow's history (`null`) unless the
+   * rules read it or it is `tool_search`'s (whose result reveals tools): the message holds it. A result whose text passes `resultOffloadBytes` is offloaded: its full text is stored
    * on its own and the model reads a preview with the reference, so no tool can push a payload past
    * the server's limits.
    */
@@ -218,12 +249,11 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
     const [ref] = await conversation.storeMessages(sessionId, [message]);
     if (ref === undefined) throw new Error('the content store returned no reference for the tool result');
     if (outcome.type === 'tool-error') return { outcome, message: ref };
+    if (!rulesReadOutput && outcome.toolName !== TOOL_SEARCH_NAME)
+      return { outcome: { ...outcome, output: null }, message: ref };
+    if (fullBytes <= resultOffloadBytes) return { outcome, message: ref };
     const outputText = typeof outcome.output === 'string' ? outcome.output : JSON.stringify(outcome.output);
-    const outputBytes = utf8ByteLength(outputText);
-    const keep = outputBytes <= inlineOutputBytes || (rulesReadOutput && fullBytes <= resultOffloadBytes);
-    return keep
-      ? { outcome, message: ref }
-      : { outcome: { ...outcome, output: previewOf(outputText, offloadPreviewChars) }, message: ref };
+    return { outcome: { ...outcome, output: previewOf(outputText, offloadPreviewChars) }, message: ref };
   }
 }
 

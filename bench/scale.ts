@@ -45,9 +45,9 @@ export interface ScaleRound {
 function scalePhases(quick: boolean): ScalePhase[] {
   return quick
     ? [
-        { title: 'one session of 50 turns', sessions: 1, turns: 50, rounds: 2, variants: allVariants() },
+        { title: 'one session of 40 turns', sessions: 1, turns: 40, rounds: 2, variants: allVariants() },
         { title: '100 sessions at once, 6 turns each', sessions: 100, turns: 6, rounds: 1, variants: concurrent() },
-        { title: '300 sessions at once, 6 turns each', sessions: 300, turns: 6, rounds: 2, variants: concurrent() },
+        { title: '200 sessions at once, 6 turns each', sessions: 200, turns: 6, rounds: 2, variants: concurrent() },
       ]
     : [
         { title: 'one session of 200 turns', sessions: 1, turns: 200, rounds: 3, variants: allVariants() },

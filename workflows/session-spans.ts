@@ -106,6 +106,9 @@ export function sessionSpans(): SessionSpans | undefined {
           'toolrail.model.outcome': event.calls.length > 0 ? 'tool_calls' : 'text',
           'toolrail.model.tool_calls': event.calls.length,
         });
+      case 'catalog_changed':
+        // The model call brought a changed catalog back instead of an answer: the turn asks again.
+        return end('model', { 'toolrail.model.outcome': 'catalog_changed' });
       case 'model_call_failed':
         return event.interrupted
           ? end('model', { 'toolrail.model.outcome': 'interrupted' })

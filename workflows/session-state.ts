@@ -2,7 +2,7 @@ import { beginTurn, endRun, record, startRun } from '../src/rules';
 import type { CompiledRuleSet, RuleState } from '../src/rules';
 import { readRevealedTools } from '../src/dispatch';
 import type { ToolCatalog } from '../src/dispatch';
-import { appendToLog, beginTurnInProgress, settleTurnCalls } from '../src/session';
+import { appendToLog, beginTurnInProgress, sealedLog, settleTurnCalls } from '../src/session';
 import type {
   ConversationLog,
   DispatchedCall,
@@ -118,7 +118,7 @@ export function applyEvent(state: SessionState, event: SessionEvent): void {
       return;
     case 'model_responded':
       s.stepsThisExecution += 1;
-      s.log = appendToLog(s.log, [event.message]);
+      s.log = event.sealed ? sealedLog(s.log, event.message, event.sealed) : appendToLog(s.log, [event.message]);
       if (event.prepared.length > 0)
         s.turn = beginTurnInProgress({ turnIndex: s.turnIndex, remaining: event.prepared });
       return;
@@ -223,7 +223,10 @@ function recordCall(s: Mutable<SessionState>, { outcome }: DispatchedCall): void
   (s.counters as Mutable<SessionCounters>).toolCalls += 1;
   s.lastTool = outcome.toolName;
   const revealed = readRevealedTools(outcome).filter((name) => !s.revealedTools.includes(name));
-  if (revealed.length > 0) s.revealedTools = [...s.revealedTools, ...revealed];
+  if (revealed.length === 0) return;
+  s.revealedTools = [...s.revealedTools, ...revealed];
+  // The catalog lacks the revealed tools: the next turn looks it up again.
+  s.catalog = { ...s.catalog, version: '' };
 }
 
 /** The maps of the state are changed in place, here only. */

@@ -12,6 +12,7 @@ import type {
   SessionEventType,
   SessionStatusView,
   TranscriptEntry,
+  SessionSearchValues,
   TranscriptNote,
 } from '../src/session';
 import { catalogNames } from './session-state';
@@ -98,19 +99,21 @@ const publishedAfter = new Set<SessionEventType>([
 ]);
 
 /**
- * The session in the Temporal UI: its search attributes (upserted only when they changed) and a
+ * The session in the Temporal UI: its search attributes (upserted only when they changed, and only
+ * those that did) and a
  * Markdown summary as the workflow's current details, brought up to date after each event that
  * moves the status. `publish` shows the state now (a workflow run's first look at it).
  */
 export function temporalUiView(): { onEvent: SessionView; publish: (state: SessionState) => void } {
-  let upserted: string | undefined;
+  let upserted: SessionSearchValues | undefined;
   const publish = (state: SessionState): void => {
     const { status, lastTool, counters, lastRunEnd, run } = state;
     const pendingApprovals = [...state.pendingApprovals.values()];
     const values = { status, lastTool, blockedCalls: counters.blockedCalls, pendingApprovals: pendingApprovals.length };
-    const fingerprint = JSON.stringify(values);
-    if (upserted !== fingerprint) upsertSearchAttributes(sessionSearchAttributes(values));
-    upserted = fingerprint;
+    // The first look of a workflow run sets them all; later ones only those that changed (a smaller event).
+    const changed = sessionSearchAttributes(values, upserted);
+    if (changed.length > 0) upsertSearchAttributes(changed);
+    upserted = values;
     const narrowed = (): NarrowResult => narrow(state.rules, state.ruleState, catalogNames(state));
     const view = { status, counters, pendingApprovals, lastRunEnd, runInProgress: run.inProgress, narrowed };
     setCurrentDetails(renderCurrentDetails(view));

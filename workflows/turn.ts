@@ -4,20 +4,22 @@ import {
   ApplicationFailure,
   CancellationScope,
   isCancellation,
+  patched,
   proxyActivities,
   proxyLocalActivities,
 } from '@temporalio/workflow';
 import { ReasonCode, checkEnd, narrow } from '../src/rules';
-import { toolResultMessage } from '../src/dispatch';
+import { toolResultMessage, visibleToolMask } from '../src/dispatch';
+import { conversationLogKeys } from '../src/session';
 import type { RunEndReason } from '../src/session';
 import { previewOf } from '../src/kernel';
-import type { ModelToolSpec } from '../src/models';
-import type { CallModelResult, SessionActivities } from '../activities';
+import type { CallModelResult, CatalogChangedResult, SessionActivities, ToolsetByVersion } from '../activities';
 import { runBatch } from './batch';
 import { sealLogIfFull, storeMessages, traced } from './session';
 
 import type { Session } from './session';
 import { catalogNames } from './session-state';
+import type { SessionState } from './session-state';
 
 /** Model failures that mean the session itself is misconfigured: they fail the workflow loudly. */
 const fatalModelErrors = new Set(['SCRIPT_EXHAUSTED', 'CONFIGURATION']);
@@ -38,25 +40,29 @@ export async function* runTurn(session: Session): AsyncGenerator<void, RunEnd> {
   if (state.turn === undefined) {
     session.emit({ type: 'turn_started', turn: state.counters.turns });
     if (state.ruleState.ended !== null) return engineEnd(session, state.ruleState.ended);
-    await refreshCatalog(session);
+    // The catalog is looked up when the workflow run has none yet (or tool_search revealed tools);
+    // otherwise the model call checks it is still current.
+    if (!patched(catalogOnChangePatch) || state.catalog.version === '') await refreshCatalog(session);
 
-    // Narrow: only the tools the rules allow now are shown to the model.
-    const catalog = catalogNames(state);
-    const { visible, hidden, ended } = narrow(state.rules, state.ruleState, catalog);
-    session.emit({ type: 'tools_narrowed', visible, hidden });
-    if (ended)
-      return {
-        reason: 'no_tool_allowed',
-        detail: 'the rules leave no tool the model may call, and the run may not end',
-      };
-    const shown = new Set(visible);
-    const tools: ModelToolSpec[] = state.catalog.tools
-      .filter((tool) => shown.has(tool.name))
-      .map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
-
-    // Model: an interrupt cancels the call's scope (see `interruptRun`).
-    session.emit({ type: 'model_call_started', tools: tools.length });
-    const result = await callModelInterruptibly(session, tools, catalog);
+    // Narrow: only the tools the rules allow now are shown to the model. Should the worker's catalog
+    // have changed since, the model call brings the current one back instead of an answer, and the
+    // turn narrows that one (then its tools go whole, so a catalog that keeps changing never holds it up).
+    let result: Awaited<ReturnType<typeof callModelInterruptibly>>;
+    for (let attempt = 0; ; attempt++) {
+      const catalog = catalogNames(state);
+      const { visible, hidden, ended } = narrow(state.rules, state.ruleState, catalog);
+      session.emit({ type: 'tools_narrowed', visible, hidden });
+      if (ended)
+        return {
+          reason: 'no_tool_allowed',
+          detail: 'the rules leave no tool the model may call, and the run may not end',
+        };
+      // Model: an interrupt cancels the call's scope (see `interruptRun`).
+      session.emit({ type: 'model_call_started', tools: visible.length });
+      result = await callModelInterruptibly(session, visible, attempt > 0);
+      if (!('catalogChanged' in result)) break;
+      session.emit({ type: 'catalog_changed', catalog: result.catalogChanged });
+    }
     if ('interrupted' in result) {
       session.emit({ type: 'model_call_failed', interrupted: true });
       return { reason: 'interrupted' };
@@ -65,7 +71,7 @@ export async function* runTurn(session: Session): AsyncGenerator<void, RunEnd> {
       session.emit({ type: 'model_call_failed', interrupted: false, error: result.failed });
       return { reason: 'model_error', detail: result.failed };
     }
-    const { response, prepared, assistant } = result;
+    const { response, prepared, assistant, sealed } = result;
     session.emit({
       type: 'model_responded',
       ...(response.text ? { text: assistant.preview } : {}),
@@ -73,6 +79,7 @@ export async function* runTurn(session: Session): AsyncGenerator<void, RunEnd> {
       prepared,
       message: assistant,
       shown: result.shown,
+      ...(sealed ? { sealed } : {}),
     });
     await sealLogIfFull(session);
 
@@ -152,25 +159,38 @@ async function refreshCatalog(session: Session): Promise<void> {
   if (!('unchanged' in loaded)) session.emit({ type: 'catalog_changed', catalog: loaded });
 }
 
-/** The model call in a cancellation scope that an interrupt cancels; a failure comes back with its message. */
+/**
+ * The model call in a cancellation scope that an interrupt cancels; a failure comes back with its
+ * message. Its input names the conversation and the visible tools by reference (`inline`: the tools
+ * go whole, with the catalog's names).
+ */
 async function callModelInterruptibly(
   session: Session,
-  tools: ModelToolSpec[],
-  catalog: string[],
-): Promise<CallModelResult | { interrupted: true } | { failed: string }> {
+  visible: readonly string[],
+  inline: boolean,
+): Promise<CallModelResult | CatalogChangedResult | { interrupted: true } | { failed: string }> {
   const { state, scopes } = session;
   const scope = new CancellationScope();
   scopes.model = scope;
   try {
     const { callModel } = modelActivities(state.limits.modelTimeoutMs);
+    const shown = new Set(visible);
+    const catalog = catalogNames(state);
+    const tools = inline
+      ? {
+          tools: state.catalog.tools
+            .filter((tool) => shown.has(tool.name))
+            .map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+          catalog,
+        }
+      : { toolset: toolsetOf(state, shown, catalog) };
     const input = {
       sessionId: state.sessionId,
       turn: state.turnIndex,
       settings: state.input.model,
       ...(state.input.systemPrompt ? { system: state.input.systemPrompt } : {}),
-      log: state.log,
-      tools,
-      catalog,
+      conversation: conversationLogKeys(state.log),
+      ...tools,
       interactive: state.interactive,
     };
     return await scope.run(() => traced(session, 'model', () => callModel(input)));
@@ -185,6 +205,20 @@ async function callModelInterruptibly(
     scopes.model = undefined;
   }
 }
+
+/** The visible tools by the catalog's version (see `ToolsetByVersion`). */
+function toolsetOf(state: SessionState, shown: ReadonlySet<string>, catalog: readonly string[]): ToolsetByVersion {
+  const visible = visibleToolMask(catalog, shown);
+  return {
+    version: state.catalog.version,
+    ...(visible === undefined ? {} : { visible }),
+    ...(state.input.tools === undefined ? {} : { filter: state.input.tools }),
+    ...(state.revealedTools.length === 0 ? {} : { revealed: [...state.revealedTools] }),
+  };
+}
+
+/** Marks the workflow code that looks the catalog up only when a run has none (histories before it look it up every turn). */
+const catalogOnChangePatch = 'catalog-on-change';
 
 /** The end the rule engine recorded (a terminal tool, the turn limit, an accepted answer), as the run's end. */
 function engineEnd({ state }: Session, reason: RunEndReason): RunEnd {

@@ -29,6 +29,21 @@ export interface ConversationLog {
 }
 
 /**
+ * A conversation log as a model call's input carries it: the key of its newest sealed segment and
+ * the keys of the entries after it. The activity reads the rest from the content store, so the
+ * input stays small however long the session runs.
+ */
+export interface ConversationLogKeys {
+  head: string | null;
+  tail: string[];
+}
+
+/** The keys of `log` (see {@link ConversationLogKeys}). */
+export function conversationLogKeys(log: ConversationLog): ConversationLogKeys {
+  return { head: log.head?.key ?? null, tail: log.tail.map((entry) => entry.key) };
+}
+
+/**
  * A sealed segment as stored (JSON): the segment before it, if any, and its entries, oldest first.
  * Its key is the SHA-256 of that JSON.
  */
@@ -42,6 +57,11 @@ export const segmentEntries = 32;
 
 /** The log of a new session. */
 export const emptyConversationLog: ConversationLog = { head: null, tail: [], count: 0, bytes: 0 };
+
+/** The log once its tail and then `entry` were sealed into the segment `head` (see the model call). */
+export function sealedLog(log: ConversationLog, entry: MessageRef, head: ContentRef): ConversationLog {
+  return { head, tail: [], count: log.count + 1, bytes: log.bytes + entry.bytes };
+}
 
 /** The log with `entries` appended (pure; the caller seals the tail once it is full). */
 export function appendToLog(log: ConversationLog, entries: readonly MessageRef[]): ConversationLog {

@@ -4,8 +4,8 @@
  * log's shape. Runs in the workflow sandbox.
  * @module
  */
-export { appendToLog, segmentEntries } from './conversation-log';
-export type { ConversationLog, ConversationSegment, MessageRef } from './conversation-log';
+export { appendToLog, conversationLogKeys, sealedLog, segmentEntries } from './conversation-log';
+export type { ConversationLog, ConversationLogKeys, ConversationSegment, MessageRef } from './conversation-log';
 export { undecodableEncoding } from './payload-converter';
 export { renderCurrentDetails } from './render-current-details';
 export { toolrailSearchAttributes, toolrailStatusKey } from './search-attributes';
@@ -37,6 +37,7 @@ export {
 } from './session-messages';
 export type { ApproveToolCallInput, InterruptInput, UserMessageInput } from './session-messages';
 export { sessionSearchAttributes } from './session-search-attributes';
+export type { SessionSearchValues } from './session-search-attributes';
 export { SessionStatus } from './session-status';
 export type { RunEndReason } from './session-status';
 export type {

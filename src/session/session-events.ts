@@ -3,6 +3,7 @@ import type { PreparedCall, ToolCatalog, ToolErrorOutcome, ToolOutcome } from '.
 import type { ConversationLog, MessageRef } from './conversation-log';
 import type { RunEndReason } from './session-status';
 import type { ModelContextView, PendingApproval } from './session-views';
+import type { ContentRef } from '../store';
 
 /** A tool call's outcome, and its result message when the activity that ran it already stored it. */
 export interface DispatchedCall {
@@ -55,7 +56,11 @@ export type SessionEvent =
   | { type: 'tools_narrowed'; visible: string[]; hidden: { tool: string; reasons: Reason[] }[] }
   /** The model was asked, with this many tools. */
   | { type: 'model_call_started'; tools: number }
-  /** The model answered: its text (a preview), the calls it proposed (each prepared, or already an error), the stored response. */
+  /**
+   * The model answered: its text (a preview), the calls it proposed (each prepared, or already an
+   * error), the stored response; `sealed`: the log's tail and the response were sealed into this
+   * segment, which now ends the log.
+   */
   | {
       type: 'model_responded';
       text?: string;
@@ -63,6 +68,7 @@ export type SessionEvent =
       prepared: (PreparedCall | ToolErrorOutcome)[];
       message: MessageRef;
       shown: ModelContextView;
+      sealed?: ContentRef;
     }
   /** The model call ended without an answer: interrupted, or failed after its retries. */
   | { type: 'model_call_failed'; interrupted: boolean; error?: string }

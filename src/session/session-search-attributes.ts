@@ -15,12 +15,21 @@ export interface SessionSearchValues {
   pendingApprovals: number;
 }
 
-/** The search attribute updates that show `values` (the last tool is removed while there is none). */
-export function sessionSearchAttributes(values: SessionSearchValues): SearchAttributeUpdatePair[] {
-  return [
-    { key: toolrailStatusKey, value: values.status },
-    { key: toolrailLastToolKey, value: values.lastTool },
-    { key: toolrailBlockedCallsKey, value: values.blockedCalls },
-    { key: toolrailPendingApprovalsKey, value: values.pendingApprovals },
-  ];
+/**
+ * The search attribute updates that show `values` (the last tool is removed while there is none):
+ * all of them, or with `shown` (what the attributes show now) only those that differ from it.
+ */
+export function sessionSearchAttributes(
+  values: SessionSearchValues,
+  shown?: SessionSearchValues,
+): SearchAttributeUpdatePair[] {
+  const pairs: SearchAttributeUpdatePair[] = [];
+  if (values.status !== shown?.status) pairs.push({ key: toolrailStatusKey, value: values.status });
+  if (shown === undefined || values.lastTool !== shown.lastTool)
+    pairs.push({ key: toolrailLastToolKey, value: values.lastTool });
+  if (values.blockedCalls !== shown?.blockedCalls)
+    pairs.push({ key: toolrailBlockedCallsKey, value: values.blockedCalls });
+  if (values.pendingApprovals !== shown?.pendingApprovals)
+    pairs.push({ key: toolrailPendingApprovalsKey, value: values.pendingApprovals });
+  return pairs;
 }
