@@ -74,7 +74,9 @@ function concurrent(): ScaleVariant[] {
  */
 export async function runScaleBench(): Promise<void> {
   const quick = process.env['TOOLRAIL_BENCH_QUICK'] === '1';
-  const phases = scalePhases(quick);
+  // TOOLRAIL_BENCH_SCALE_SESSIONS=1,1000 runs only the phases of those session counts.
+  const only = process.env['TOOLRAIL_BENCH_SCALE_SESSIONS']?.split(',').map(Number);
+  const phases = scalePhases(quick).filter((phase) => only === undefined || only.includes(phase.sessions));
   const storeDirectory = mkdtempSync(path.join(os.tmpdir(), 'toolrail-bench-scale-'));
   const server = await startDevServer({ ui: false });
   const [host, port] = server.address.split(':');

@@ -44,7 +44,9 @@ export async function runBatch(session: Session): Promise<void> {
   const index = state.turn?.batches ?? 0;
   const outcomes: BatchOutcomes = new Map();
   const cleared = judgeCalls(session, batch.calls, outcomes);
-  const runnable = await approveWhereNeeded(session, cleared, outcomes);
+  const runnable = cleared.some(({ needsApprovalBecause }) => needsApprovalBecause !== undefined)
+    ? await approveWhereNeeded(session, cleared, outcomes)
+    : cleared.map(({ prepared }) => ({ prepared, approved: false }));
   // An interrupt that arrived while this batch waited for approvals stops the calls that did not start.
   if (state.interrupt) return cancelCalls(session, candidates, outcomes);
   if (runnable.length > 0) {
@@ -205,12 +207,12 @@ function validateApproval(state: SessionState, input: unknown): void {
  */
 async function runCalls(session: Session, calls: readonly RunnableCall[]): Promise<DispatchedCall[]> {
   const { state, scopes } = session;
-  const batchScope = new CancellationScope();
+  let batchScope: CancellationScope | undefined;
   let failedFirst: { callId: string; toolName: string } | undefined;
   const abortSiblings = (prepared: PreparedCall): void => {
     if (state.limits.siblingAbort !== 'on-error' || failedFirst !== undefined || calls.length < 2) return;
     failedFirst = { callId: prepared.callId, toolName: prepared.toolName };
-    batchScope.cancel();
+    batchScope?.cancel();
   };
   const runOne = async ({ prepared, approved }: RunnableCall): Promise<DispatchedCall> => {
     const { callId, toolName, interruptBehavior } = prepared;
@@ -237,7 +239,12 @@ async function runCalls(session: Session, calls: readonly RunnableCall[]): Promi
     session.emit({ type: 'tool_ended', callId, tool: toolName, outcome: executed.outcome });
     return executed;
   };
-  return batchScope.run(() => Promise.all(calls.map(runOne)));
+  // A call alone needs no batch around it (no sibling to abort): one scope and one promise fewer.
+  const [only] = calls;
+  if (calls.length === 1 && only !== undefined) return [await runOne(only)];
+  const scope = new CancellationScope();
+  batchScope = scope;
+  return scope.run(() => Promise.all(calls.map(runOne)));
 }
 
 /** The activity that executes one prepared call, with the call's own options (`toolActivityOptions`). */

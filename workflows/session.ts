@@ -61,10 +61,18 @@ export function storeMessages(session: Session, messages: ConversationMessage[])
   return contentActivities.storeMessages({ sessionId: session.state.sessionId, messages });
 }
 
-/** Once the log's inline tail is full, seals it into a segment in the content store, so what the workflow holds stays bounded. */
-export async function sealLogIfFull(session: Session): Promise<void> {
+/**
+ * Once the log's inline tail is full, seals it into a segment in the content store, so what the
+ * workflow holds stays bounded. Returns `undefined` (no promise) when there is nothing to seal: the
+ * caller awaits only real work (every promise in workflow code costs a stack capture).
+ */
+export function sealLogIfFull(session: Session): Promise<void> | undefined {
+  if (session.state.log.tail.length < segmentEntries) return undefined;
+  return sealLog(session);
+}
+
+async function sealLog(session: Session): Promise<void> {
   const { sessionId, log } = session.state;
-  if (log.tail.length < segmentEntries) return;
   session.emit({ type: 'log_sealed', log: await contentActivities.sealLog({ sessionId, log }) });
 }
 

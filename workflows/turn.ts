@@ -81,7 +81,8 @@ export async function* runTurn(session: Session): AsyncGenerator<void, RunEnd> {
       shown: result.shown,
       ...(sealed ? { sealed } : {}),
     });
-    await sealLogIfFull(session);
+    const sealing = sealLogIfFull(session);
+    if (sealing) await sealing;
 
     // A text answer ends the run when the rules let it; otherwise the model is told why not.
     if (response.toolCalls.length === 0) {
@@ -95,7 +96,8 @@ export async function* runTurn(session: Session): AsyncGenerator<void, RunEnd> {
       const [message] = await storeMessages(session, [{ role: 'user', text }]);
       if (message === undefined) throw new Error('the content store returned no reference for the message');
       session.emit({ type: 'end_refused', text, message });
-      await sealLogIfFull(session);
+      const sealing = sealLogIfFull(session);
+      if (sealing) await sealing;
       return undefined;
     }
   } else {
@@ -144,7 +146,8 @@ export async function appendResults(session: Session): Promise<void> {
     };
   });
   session.emit({ type: 'results_appended', results });
-  await sealLogIfFull(session);
+  const sealing = sealLogIfFull(session);
+  if (sealing) await sealing;
 }
 
 /** The turn's catalog: looked up again before each turn (tools enabled, MCP servers connected, deferred tools revealed). */

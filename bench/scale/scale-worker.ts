@@ -7,7 +7,7 @@
 import { writeHeapSnapshot } from 'node:v8';
 import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode } from '@temporalio/worker';
 import { openContentStore } from '../../src/store/open-content-store';
-import { bundlerLogger } from '../../src/worker/bundle-session-workflows';
+import { bundleTypeScriptAsPublished, bundlerLogger } from '../../src/worker/bundle-session-workflows';
 import { createWorker } from '../../src/worker/create-worker';
 import { requiredEnv, runAsProcess } from '../../test/fixtures/worker-process';
 import { createBareActivities } from './bare-activities';
@@ -55,6 +55,7 @@ async function main(): Promise<void> {
           workflowBundle: await bundleWorkflowCode({
             workflowsPath: require.resolve('./bare-workflows'),
             logger: bundlerLogger,
+            webpackConfigHook: bundleTypeScriptAsPublished,
           }),
           activities: createBareActivities(store),
           debugMode,
