@@ -14,7 +14,7 @@ async function main() {
   const mode = process.env['PROF_MODE'] ?? 'cpu';
   const worker = await startScaleWorker({
     variant: (process.env['PROF_VARIANT'] as 'toolrail' | 'bare') ?? 'toolrail', address: server.address, namespace: server.namespace, taskQueue: 'prof', storeDirectory: dir, turns: [6],
-    debugMode: true,
+    debugMode: process.env['PROF_DEBUG'] === '1',
     execArgv: mode === 'cpu' ? ['--cpu-prof', '--cpu-prof-dir=' + (process.env['PROF_DIR'] ?? '/tmp/perfprof')] : [],
   });
   try {
