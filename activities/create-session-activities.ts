@@ -99,17 +99,17 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       const context = Context.current();
       // The tools: by the catalog's version (built again here; a catalog that changed comes back instead), or whole.
       let visible: ModelToolSpec[];
-      let catalogNames: readonly string[];
+      // The catalog the model saw: the session's, or the names the workflow fixed for this turn (deferred ones it lists count as revealed).
+      let turnCatalog: ToolCatalog;
       if (toolset !== undefined) {
-        const current = catalogOf(toolset.filter, toolset.revealed ?? []);
-        if (current.version !== toolset.version) return { catalogChanged: current };
-        visible = current.tools.flatMap(({ name, description, inputSchema }, index) =>
+        turnCatalog = catalogOf(toolset.filter, toolset.revealed ?? []);
+        if (turnCatalog.version !== toolset.version) return { catalogChanged: turnCatalog };
+        visible = turnCatalog.tools.flatMap(({ name, description, inputSchema }, index) =>
           isVisibleInMask(toolset.visible, index) ? [{ name, description, inputSchema }] : [],
         );
-        catalogNames = current.tools.map((tool) => tool.name);
       } else {
         visible = tools ?? [];
-        catalogNames = catalog ?? [];
+        turnCatalog = catalogOf(catalog ?? [], catalog ?? []);
       }
       // The request is built from the content store, within the model's context budget.
       const budgetBytes = resolveContextBudget(settings);
@@ -135,8 +135,6 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       });
       // Whatever the adapter returned, every call gets an id unique in the session's turn: the workflow keys outcomes by it.
       const response = { ...answered, toolCalls: withDistinctCallIds(answered.toolCalls, turn) };
-      // The catalog the model saw: names fixed by the workflow for this turn (deferred ones it lists count as revealed).
-      const turnCatalog = catalogOf(catalogNames, catalogNames);
       const prepared = await Promise.all(
         response.toolCalls.map((call) =>
           prepareToolCall({
