@@ -1,4 +1,10 @@
 // The session's activities (Node side): what the worker registers, and the types the workflow
 // calls them through (type-only imports, erased from the workflow bundle).
 export { createSessionActivities } from './create-session-activities';
-export type { CallModelResult, CatalogChangedResult, SessionActivities, ToolsetByVersion } from './types';
+export type {
+  CallModelInput,
+  CallModelResult,
+  CatalogChangedResult,
+  SessionActivities,
+  ToolsetByVersion,
+} from './types';

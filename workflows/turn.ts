@@ -9,17 +9,16 @@ import {
   proxyLocalActivities,
 } from '@temporalio/workflow';
 import { ReasonCode, checkEnd, narrow } from '../src/rules';
-import { toolResultMessage, visibleToolMask } from '../src/dispatch';
-import { conversationLogKeys } from '../src/session';
+import { toolResultMessage } from '../src/dispatch';
 import type { RunEndReason } from '../src/session';
 import { previewOf } from '../src/kernel';
-import type { CallModelResult, CatalogChangedResult, SessionActivities, ToolsetByVersion } from '../activities';
+import type { CallModelResult, CatalogChangedResult, SessionActivities } from '../activities';
+import { modelCallInput } from './model-call-input';
 import { runBatch } from './batch';
 import { sealLogIfFull, storeMessages, traced } from './session';
 
 import type { Session } from './session';
 import { catalogNames } from './session-state';
-import type { SessionState } from './session-state';
 
 /** Model failures that mean the session itself is misconfigured: they fail the workflow loudly. */
 const fatalModelErrors = new Set(['SCRIPT_EXHAUSTED', 'CONFIGURATION']);
@@ -162,11 +161,7 @@ async function refreshCatalog(session: Session): Promise<void> {
   if (!('unchanged' in loaded)) session.emit({ type: 'catalog_changed', catalog: loaded });
 }
 
-/**
- * The model call in a cancellation scope that an interrupt cancels; a failure comes back with its
- * message. Its input names the conversation and the visible tools by reference (`inline`: the tools
- * go whole, with the catalog's names).
- */
+/** The model call (input: `modelCallInput`) in a cancellation scope that an interrupt cancels; a failure comes back with its message. */
 async function callModelInterruptibly(
   session: Session,
   visible: readonly string[],
@@ -177,25 +172,7 @@ async function callModelInterruptibly(
   scopes.model = scope;
   try {
     const { callModel } = modelActivities(state.limits.modelTimeoutMs);
-    const shown = new Set(visible);
-    const catalog = catalogNames(state);
-    const tools = inline
-      ? {
-          tools: state.catalog.tools
-            .filter((tool) => shown.has(tool.name))
-            .map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
-          catalog,
-        }
-      : { toolset: toolsetOf(state, shown, catalog) };
-    const input = {
-      sessionId: state.sessionId,
-      turn: state.turnIndex,
-      settings: state.input.model,
-      ...(state.input.systemPrompt ? { system: state.input.systemPrompt } : {}),
-      conversation: conversationLogKeys(state.log),
-      ...tools,
-      interactive: state.interactive,
-    };
+    const input = modelCallInput(state, visible, inline);
     return await scope.run(() => traced(session, 'model', () => callModel(input)));
   } catch (error) {
     if (isCancellation(error) && state.interrupt) return { interrupted: true };
@@ -207,17 +184,6 @@ async function callModelInterruptibly(
   } finally {
     scopes.model = undefined;
   }
-}
-
-/** The visible tools by the catalog's version (see `ToolsetByVersion`). */
-function toolsetOf(state: SessionState, shown: ReadonlySet<string>, catalog: readonly string[]): ToolsetByVersion {
-  const visible = visibleToolMask(catalog, shown);
-  return {
-    version: state.catalog.version,
-    ...(visible === undefined ? {} : { visible }),
-    ...(state.input.tools === undefined ? {} : { filter: state.input.tools }),
-    ...(state.revealedTools.length === 0 ? {} : { revealed: [...state.revealedTools] }),
-  };
 }
 
 /** Marks the workflow code that looks the catalog up only when a run has none (histories before it look it up every turn). */
