@@ -1,10 +1,11 @@
 import { proxyLocalActivities } from '@temporalio/workflow';
 import type { CancellationScope } from '@temporalio/workflow';
-import { segmentEntries } from '../src/session';
+import { visibleToolMask } from '../src/dispatch';
+import { conversationLogKeys, segmentEntries } from '../src/session';
 import type { MessageRef, SessionEvent } from '../src/session';
 import type { ConversationMessage } from '../src/models';
-import type { SessionActivities } from '../activities';
-import { applyEvent } from './session-state';
+import type { CallModelInput, SessionActivities } from '../activities';
+import { applyEvent, catalogNames } from './session-state';
 import type { SessionState } from './session-state';
 import type { SessionSpans } from './session-spans';
 import type { SessionView, TranscriptView } from './session-views';
@@ -98,3 +99,40 @@ const contentActivities = proxyLocalActivities<SessionActivities>({
   startToCloseTimeout: 60_000,
   retry: { maximumAttempts: 10, initialInterval: 500, backoffCoefficient: 2, maximumInterval: 10_000 },
 });
+
+/**
+ * The model call's input: the conversation by the keys of its newest segment and of the messages
+ * after it, and the visible tools by the catalog's version and a mask of the visible ones (with
+ * the session's tool filter and revealed tools, when it has any), so it does not grow with the log
+ * or the tools. `inline`: the tools go whole, with the catalog's names (a turn whose catalog changed
+ * under it asks again so, and a catalog that keeps changing cannot hold it up).
+ */
+export function modelCallInput(state: SessionState, visible: readonly string[], inline: boolean): CallModelInput {
+  const shown = new Set(visible);
+  const catalog = catalogNames(state);
+  const mask = visibleToolMask(catalog, shown);
+  const tools = inline
+    ? {
+        tools: state.catalog.tools
+          .filter((tool) => shown.has(tool.name))
+          .map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+        catalog,
+      }
+    : {
+        toolset: {
+          version: state.catalog.version,
+          ...(mask === undefined ? {} : { visible: mask }),
+          ...(state.input.tools === undefined ? {} : { filter: state.input.tools }),
+          ...(state.revealedTools.length === 0 ? {} : { revealed: [...state.revealedTools] }),
+        },
+      };
+  return {
+    sessionId: state.sessionId,
+    turn: state.turnIndex,
+    settings: state.input.model,
+    ...(state.input.systemPrompt ? { system: state.input.systemPrompt } : {}),
+    conversation: conversationLogKeys(state.log),
+    ...tools,
+    interactive: state.interactive,
+  };
+}

@@ -13,9 +13,8 @@ import { toolResultMessage } from '../src/dispatch';
 import type { RunEndReason } from '../src/session';
 import { previewOf } from '../src/kernel';
 import type { CallModelResult, CatalogChangedResult, SessionActivities } from '../activities';
-import { modelCallInput } from './model-call-input';
 import { runBatch } from './batch';
-import { sealLogIfFull, storeMessages, traced } from './session';
+import { modelCallInput, sealLogIfFull, storeMessages, traced } from './session';
 
 import type { Session } from './session';
 import { catalogNames } from './session-state';
