@@ -35,8 +35,9 @@ async function main() {
       }));
       const st = await worker.stats();
       console.log('round', r, Date.now() - t0, 'ms rss', Math.round(st.rss / 1e6), 'heap', Math.round(st.heapUsed / 1e6));
+      if (mode === 'heap') { await new Promise((res) => setTimeout(res, 3000)); await worker.heapSnapshot(`/tmp/perfprof/round${r}.heapsnapshot`); }
     }
-    if (mode === 'heap') { await new Promise((r) => setTimeout(r, 2000)); await worker.heapSnapshot('/tmp/perfprof/after.heapsnapshot'); }
+
   } finally {
     await worker.stop(); await connection.close(); await server.stop();
   }

@@ -106,6 +106,8 @@ export function createConversationReader(
             };
       const { key, bytes } = encodeSegment(merged);
       await store.put(sessionId, key, bytes);
+      // A segment the new one took over is read no more: it leaves the cache at once.
+      if (head !== null && merged.previous?.key !== head) cache.delete(`${sessionId}\u0000${head}`);
       const cached: CachedSegment = {
         previous: merged.previous?.key ?? null,
         previousRef: merged.previous,
@@ -148,6 +150,13 @@ class ByteBoundedCache {
     this.#entries.delete(key);
     this.#entries.set(key, entry);
     return entry.value;
+  }
+
+  delete(key: string): void {
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return;
+    this.#entries.delete(key);
+    this.#bytes -= entry.bytes;
   }
 
   set(key: string, value: unknown, bytes: number): void {
