@@ -129,10 +129,13 @@ export function installHandlers(state: SessionState): void {
         toolName: prepared.toolName,
         interruptBehavior: prepared.interruptBehavior,
       })),
+      unavailableTools: state.catalog.tools.flatMap(({ name, unavailable }) =>
+        unavailable === undefined ? [] : [{ toolName: name, reason: unavailable }],
+      ),
     }),
     {
       description:
-        'Rule state: visible tools, every hidden tool with its reasons, sequence positions, forbidden tools, counts, pending approvals and running calls.',
+        'Rule state: visible tools, every hidden tool with its reasons, sequence positions, forbidden tools, counts, pending approvals, running calls and tools that cannot run now (their MCP server is down).',
     },
   );
   setHandler(transcriptQuery, () => state.transcript, {

@@ -42,6 +42,7 @@ export type {
   ModelContextView,
   PendingApproval,
   RunningCall,
+  UnavailableTool,
   SessionRuleStateView,
   SessionStatusView,
   TranscriptEntry,
