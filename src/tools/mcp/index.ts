@@ -1,13 +1,17 @@
 /**
- * The MCP bridge: an MCP server's tools as toolrail tools, over stdio or streamable HTTP.
+ * The MCP bridge: an MCP server's tools as toolrail tools, over stdio or Streamable HTTP, kept in
+ * step with the server (tool-list changes, reconnects).
  * @module
  */
 export { connectMcpServer } from './connect-mcp-server';
 export type { ConnectMcpServerOptions } from './connect-mcp-server';
 export { McpServerConnection } from './mcp-server-connection';
-export type { McpToolList, SkippedMcpTool } from './mcp-server-connection';
+export type { McpServerStatus, McpToolList, SkippedMcpTool } from './mcp-server-connection';
+export { McpServerError } from './mcp-server-error';
+export type { McpServerProblem } from './mcp-server-error';
 export type { McpToolCaller } from './mcp-tool-caller';
 export { mcpToolName } from './mcp-tool-name';
+export type { McpToolOptions } from './mcp-tool-options';
 export { mcpToolToTool } from './mcp-tool-to-tool';
 export type { McpToolToToolOptions } from './mcp-tool-to-tool';
 export type { McpTransportOptions } from './mcp-transport-options';

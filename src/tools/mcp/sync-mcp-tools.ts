@@ -1,4 +1,5 @@
 import { describeError } from '../describe-error';
+import type { AnyTool } from '../tool';
 import type { ToolRegistry } from '../tool-registry';
 import type { McpServerConnection, SkippedMcpTool } from './mcp-server-connection';
 
@@ -10,9 +11,11 @@ export interface McpToolSync {
 }
 
 /**
- * Replaces a server's tools in the registry with its current list. Call it between turns (never within
- * one: the turn's catalog is already fixed), e.g. when `connection.toolListChanged`. A bridged tool
- * whose name the registry refuses is reported as skipped.
+ * Replaces a server's tools in the registry with its current list, once. A connection made with
+ * `connectMcpServer({ registry })` does this itself whenever the server's tools change or it is
+ * reconnected; call this only for a connection made without one, and only between turns (never within
+ * one: the turn's catalog is already fixed). A bridged tool whose name the registry refuses is
+ * reported as skipped.
  */
 export async function syncMcpTools({
   registry,
@@ -22,9 +25,15 @@ export async function syncMcpTools({
   connection: McpServerConnection;
 }): Promise<McpToolSync> {
   const { tools, skipped } = await connection.listTools();
+  const sync = replaceMcpTools(registry, connection.name, tools);
+  return { ...sync, skipped: [...skipped, ...sync.skipped] };
+}
+
+/** Unregisters the tools of `server` and registers `tools` in their place; what the registry refuses is reported. */
+export function replaceMcpTools(registry: ToolRegistry, server: string, tools: readonly AnyTool[]): McpToolSync {
   const previous = registry
     .list()
-    .filter((tool) => tool.origin.kind === 'mcp' && tool.origin.server === connection.name)
+    .filter((tool) => tool.origin.kind === 'mcp' && tool.origin.server === server)
     .map((tool) => tool.name);
   for (const name of previous) registry.unregister(name);
   const added: string[] = [];
@@ -40,6 +49,6 @@ export async function syncMcpTools({
   return {
     added: added.filter((name) => !previous.includes(name)),
     removed: previous.filter((name) => !added.includes(name)),
-    skipped: [...skipped, ...refused],
+    skipped: refused,
   };
 }
