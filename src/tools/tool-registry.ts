@@ -14,6 +14,9 @@ export interface ToolSource {
   refresh(): Promise<void>;
 }
 
+/** How long a catalog waits for the sources of changing tools to catch up, in milliseconds. */
+const SOURCE_REFRESH_TIMEOUT_MS = 10_000;
+
 /** A tool found by name: the registered tool, and whether the name was one of its aliases. */
 export interface ResolvedTool {
   readonly tool: AnyTool;
@@ -105,10 +108,23 @@ export class ToolRegistry {
 
   /**
    * Lets every source bring its tools up to date (e.g. an MCP server that announced a changed tool
-   * list); the session's catalog activity calls it before each turn's catalog. Never rejects.
+   * list); the session's catalog activity calls it before each turn's catalog. Waits for each source
+   * at most `timeoutMs` (default 10_000): a source that takes longer catches up in the background
+   * and its change reaches a later catalog. Never rejects.
    */
-  async refresh(): Promise<void> {
-    await Promise.all([...this.#sources].map((source) => source.refresh().catch(() => undefined)));
+  async refresh({ timeoutMs = SOURCE_REFRESH_TIMEOUT_MS }: { timeoutMs?: number } = {}): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs);
+    });
+    try {
+      await Promise.race([
+        Promise.all([...this.#sources].map((source) => source.refresh().catch(() => undefined))),
+        waited,
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** The tool registered under exactly this name (aliases not considered). */

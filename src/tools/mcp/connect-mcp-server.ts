@@ -40,7 +40,7 @@ export interface ConnectMcpServerOptions {
    * ones. A name the server does not list is refused when it connects.
    */
   readonly tools?: Readonly<Record<string, McpToolOptions>>;
-  /** How long the server may take to start and answer the MCP initialization, in milliseconds. Default: 30_000. */
+  /** How long the server may take to start and answer the MCP initialization, in milliseconds. Default: 60_000. */
   readonly connectTimeoutMs?: number;
   /**
    * Delays between reconnect attempts once the server is lost, in milliseconds: the first one, then
@@ -93,7 +93,7 @@ export async function connectMcpServer(options: ConnectMcpServerOptions): Promis
     interruptBehavior: options.interruptBehavior,
     requiresPermission: options.requiresPermission,
     tools,
-    connectTimeoutMs: options.connectTimeoutMs ?? 30_000,
+    connectTimeoutMs: options.connectTimeoutMs ?? 60_000,
     reconnectInitialDelayMs: reconnect.initialDelayMs ?? 500,
     reconnectMaxDelayMs: reconnect.maxDelayMs ?? 30_000,
   });

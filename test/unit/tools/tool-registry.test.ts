@@ -108,4 +108,22 @@ describe('ToolRegistry', () => {
     await registry.refresh();
     expect(refreshed).toEqual(['adding']);
   });
+
+  it('waits for a slow source only so long; it catches up for a later refresh', async () => {
+    const registry = new ToolRegistry();
+    let finish = (): void => undefined;
+    registry.addSource({
+      refresh: () =>
+        new Promise<void>((resolve) => {
+          finish = () => {
+            registry.register(make('slow'));
+            resolve();
+          };
+        }),
+    });
+    await registry.refresh({ timeoutMs: 10 });
+    expect(registry.get('slow')).toBeUndefined();
+    finish();
+    expect(registry.get('slow')?.name).toBe('slow');
+  });
 });
