@@ -67,6 +67,8 @@ interface McpSession {
   ended: boolean;
   /** Whether a ping is checking it after a transport error. */
   probing: boolean;
+  /** Why it was lost, once it was: what its pending calls report. */
+  lostReason?: string;
 }
 
 /**
@@ -249,6 +251,7 @@ export class McpServerConnection implements ToolSource {
   /** The session was lost (its process ended, its endpoint failed): its tools become unavailable and reconnecting starts. */
   #lose(session: McpSession, reason: string): void {
     if (session.ended) return;
+    session.lostReason = reason;
     void this.#end(session);
     if (this.#session !== session) return;
     this.#session = undefined;
@@ -396,8 +399,9 @@ export class McpServerConnection implements ToolSource {
       });
     } catch (error) {
       if (signal.aborted) throw error;
-      if (session.link.isBroken(error)) {
-        const reason = session.link.explain(error);
+      if (session.lostReason !== undefined || session.link.isBroken(error)) {
+        // A session lost elsewhere (its process ended, a ping failed) rejects its calls with "Connection closed": say why instead.
+        const reason = session.lostReason ?? session.link.explain(error);
         this.#lose(session, reason);
         // Not retried: the model reads why and decides; the next turn's catalog says whether the server is back.
         throw new ToolExecutionError({

@@ -198,7 +198,7 @@ describe('an MCP server that dies mid-session', () => {
     }
   });
 
-  it('notices that server-everything over Streamable HTTP is gone, names its URL and error meanwhile, and reconnects once it is back', async () => {
+  it('notices that server-everything over Streamable HTTP died during a call, names its URL and error meanwhile, and reconnects once it is back', async () => {
     const port = await freePort();
     let server: HttpReferenceServer = await startEverythingOverHttp(port);
     const registry = new ToolRegistry();
@@ -210,13 +210,14 @@ describe('an MCP server that dies mid-session', () => {
     });
     const echo = (id: string) => toolCallResponse('mcp__remote__echo', { message: id }, { id });
     const model = createScriptedModel([
-      echo('before'),
-      textResponse('Echoed.'),
+      toolCallResponse('mcp__remote__trigger-long-running-operation', { duration: 300, steps: 300 }, { id: 'long' }),
+      textResponse('It stopped.'),
       echo('while-down'),
       textResponse('The server is down.'),
       echo('after'),
       textResponse('Echoed again.'),
     ]);
+    const refused = `could not be reached (connect ECONNREFUSED 127.0.0.1:${port})`;
     try {
       await withSessionWorker(
         { connections, tools: registry, scriptedModels: { remote: model } },
@@ -225,24 +226,31 @@ describe('an MCP server that dies mid-session', () => {
             sessionId: uniqueName('mcp-http-restart'),
             rules: noRules,
             model: { provider: 'scripted', model: 'remote' },
-            firstMessage: 'Echo something.',
+            firstMessage: 'Run the long operation.',
           });
-          await runEnded(session, 1);
-
+          await pollUntil(
+            () => session.ruleState(),
+            (state) => state.runningCalls.length === 1,
+          );
+          // The call's event stream breaks, and a ping finds nobody: the call ends with why.
           await server.kill('SIGKILL');
-          // Its event stream broke: a ping finds nobody there.
+          await runEnded(session, 1);
+          const lost = toolResultOf(await session.transcript(), 'long');
+          expect(lost).toMatchObject({ isError: true, code: 'EXECUTION_ERROR' });
+          expect(lost.content).toContain(`The MCP server "remote" was lost while this call ran: it ${refused}`);
+          expect(await attemptsOf(session, 'long')).toEqual([1]);
+
           const down = await pollUntil(
             () => Promise.resolve(everything.status),
-            (status) => status.state === 'reconnecting' && status.failedAttempts >= 1,
+            (status) => status.failedAttempts >= 1,
           );
-          expect(down.reason).toBe(`could not be reached (connect ECONNREFUSED 127.0.0.1:${port})`);
-
-          await session.send('Echo again.');
+          expect(down).toMatchObject({ state: 'reconnecting', reason: refused });
+          await session.send('Echo something.');
           await runEnded(session, 2);
           const whileDown = toolResultOf(await session.transcript(), 'while-down');
           expect(whileDown).toMatchObject({ isError: true, code: 'TOOL_UNAVAILABLE' });
           expect(whileDown.content).toContain(
-            `the MCP server "remote" (http://127.0.0.1:${port}/mcp) is not connected: it could not be reached (connect ECONNREFUSED 127.0.0.1:${port})`,
+            `the MCP server "remote" (http://127.0.0.1:${port}/mcp) is not connected: it ${refused}`,
           );
 
           server = await startEverythingOverHttp(port);
