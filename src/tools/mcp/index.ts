@@ -6,7 +6,8 @@
 export { connectMcpServer } from './connect-mcp-server';
 export type { ConnectMcpServerOptions } from './connect-mcp-server';
 export { McpServerConnection } from './mcp-server-connection';
-export type { McpServerStatus, McpToolList, SkippedMcpTool } from './mcp-server-connection';
+export type { McpServerStatus } from './mcp-server-connection';
+export type { McpToolList, SkippedMcpTool } from './mcp-tool-list';
 export { McpServerError } from './mcp-server-error';
 export type { McpServerProblem } from './mcp-server-error';
 export type { McpToolCaller } from './mcp-tool-caller';
@@ -17,4 +18,4 @@ export type { McpToolToToolOptions } from './mcp-tool-to-tool';
 export type { McpTransportOptions } from './mcp-transport-options';
 export { renderMcpContent } from './render-mcp-content';
 export { syncMcpTools } from './sync-mcp-tools';
-export type { McpToolSync } from './sync-mcp-tools';
+export type { McpToolSync } from './replace-mcp-tools';

@@ -10,19 +10,8 @@ import { McpServerError } from './mcp-server-error';
 import type { McpToolCaller } from './mcp-tool-caller';
 import type { McpToolOptions } from './mcp-tool-options';
 import { mcpToolToTool } from './mcp-tool-to-tool';
-import { replaceMcpTools } from './sync-mcp-tools';
-
-/** An MCP tool the bridge could not turn into a toolrail tool, and why. */
-export interface SkippedMcpTool {
-  readonly name: string;
-  readonly reason: string;
-}
-
-/** The tools of a server, as toolrail tools, plus those that could not be bridged. */
-export interface McpToolList {
-  readonly tools: readonly AnyTool[];
-  readonly skipped: readonly SkippedMcpTool[];
-}
+import type { McpToolList, SkippedMcpTool } from './mcp-tool-list';
+import { replaceMcpTools } from './replace-mcp-tools';
 
 /** Where a connection stands. */
 export interface McpServerStatus {
