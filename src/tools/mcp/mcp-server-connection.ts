@@ -146,7 +146,8 @@ export class McpServerConnection implements ToolSource {
         message: this.#unavailableReason() ?? `The MCP server "${this.name}" is not connected.`,
       });
     }
-    this.#toolListChanged = false;
+    // With a registry the connection applies changes itself: a look at the list must not hide one from it.
+    if (this.#settings.registry === undefined) this.#toolListChanged = false;
     return this.#listWith(session);
   }
 
@@ -368,8 +369,11 @@ export class McpServerConnection implements ToolSource {
   readonly #unavailableReason = (): string | undefined => {
     if (this.#session !== undefined) return undefined;
     if (this.#state === 'closed') return `the connection to the MCP server "${this.name}" was closed.`;
-    const reason = this.#reason ?? 'it is not connected yet';
-    return `the MCP server "${this.name}" (${this.#settings.endpoint.label}) is not connected: it ${reason}\ntoolrail is reconnecting to it on its own; its tools work again once it is back.`;
+    const { kind, label } = this.#settings.endpoint;
+    // The URL says where a remote server is; a command line says nothing the model needs (and may hold secrets).
+    const where = kind === 'streamable-http' ? ` (${label})` : '';
+    const reason = this.#reason ?? 'has not connected yet';
+    return `the MCP server "${this.name}"${where} is not connected: it ${reason}\ntoolrail is reconnecting to it on its own; its tools work again once it is back.`;
   };
 
   readonly #callTool: McpToolCaller = async (request, { signal, timeoutMs, onProgress }) => {
