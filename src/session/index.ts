@@ -44,6 +44,7 @@ export type {
   ModelContextView,
   PendingApproval,
   RunningCall,
+  UnavailableTool,
   SessionRuleStateView,
   SessionStatusView,
   TranscriptEntry,
