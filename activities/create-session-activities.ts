@@ -102,6 +102,8 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       // The catalog the model saw: the session's, or the names the workflow fixed for this turn (deferred ones it lists count as revealed).
       let turnCatalog: ToolCatalog;
       if (toolset !== undefined) {
+        // As for the catalog activity: sources of changing tools (MCP servers) catch up first.
+        await registry.refresh();
         turnCatalog = catalogOf(toolset.filter, toolset.revealed ?? []);
         if (turnCatalog.version !== toolset.version) return { catalogChanged: turnCatalog };
         visible = turnCatalog.tools.flatMap(({ name, description, inputSchema }, index) =>
