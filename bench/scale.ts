@@ -10,36 +10,11 @@ import type { bareSession } from './scale/bare-workflows';
 import { emptyRules } from './dispatch/measure-on-server';
 import { findProcess, loadLine, processCpuMs } from './scale/process-stats';
 import { readHistories } from './scale/scale-histories';
-import type { HistoryFigures } from './scale/scale-histories';
 import { scaleModelName } from './scale/scale-tool';
 import { startScaleWorker } from './scale/scale-workers';
 import type { ScaleWorkerProcess } from './scale/scale-workers';
 import { printPhase } from './scale/print-scale-results';
-
-/** The sides compared: toolrail, the bare workflow, and the bare workflow with results by reference. */
-export type ScaleVariant = 'toolrail' | 'bare' | 'bare by reference';
-
-/** One workload: `sessions` sessions of `turns` turns at once, `rounds` times, the variants taking turns. */
-export interface ScalePhase {
-  title: string;
-  sessions: number;
-  turns: number;
-  rounds: number;
-  variants: readonly ScaleVariant[];
-}
-
-/** What one round of one variant measured. */
-export interface ScaleRound {
-  variant: ScaleVariant;
-  /** Tool-call turns in the round (sessions × turns). */
-  turns: number;
-  wallMs: number;
-  workerCpuMs: number;
-  serverCpuMs: number | undefined;
-  workerRssPeak: number;
-  workerRssAfter: number;
-  history: HistoryFigures;
-}
+import type { ScalePhase, ScaleRound, ScaleVariant } from './scale/scale-types';
 
 /** The workloads; `TOOLRAIL_BENCH_QUICK=1` (or `--quick`): shorter ones, a few minutes in all. */
 function scalePhases(quick: boolean): ScalePhase[] {

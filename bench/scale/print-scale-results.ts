@@ -1,4 +1,4 @@
-import type { ScalePhase, ScaleRound, ScaleVariant } from '../scale';
+import type { ScalePhase, ScaleRound, ScaleVariant } from './scale-types';
 
 /** The median of `values` (NaN when empty). */
 function median(values: readonly number[]): number {
