@@ -163,6 +163,10 @@ describe('the production stack', () => {
       if (/^(dist|bin)\//.test(word)) expect(existsSync(path.join(stack.imageDirectory, word)), word).toBe(true);
     }
     expect(existsSync(path.join(stack.imageDirectory, 'src')), 'the image has no sources').toBe(false);
+    // Production dependencies only, as `npm prune --omit=dev` leaves them: the peers, no dev tools.
+    const installed = (name: string): boolean => existsSync(path.join(stack.imageDirectory, 'node_modules', name));
+    expect(['@temporalio/worker', '@temporalio/client', 'zod', 'pg'].filter((name) => !installed(name))).toEqual([]);
+    expect(['typescript', 'vitest', 'tsx', '@temporalio/testing'].filter(installed)).toEqual([]);
     // The PostgreSQL here is the major version compose runs.
     expect(stack.postgresVersion.split('.')[0]).toBe(stack.definition.env.POSTGRESQL_VERSION);
     // Run again, the jobs find their databases, schema and namespace, and succeed.

@@ -245,13 +245,19 @@ export async function startProductionStack(options: StartStackOptions = {}): Pro
       runJob,
       startWorker,
       restartTemporal: async () => {
+        const stoppedAt = Date.now();
         if (server) {
           await stopProcess(server);
           processes.delete(server);
         }
         await startServer();
+        progress(`the Temporal server was down ${Date.now() - stoppedAt} ms`);
       },
-      restartPostgres: () => postgres.restart(),
+      restartPostgres: async () => {
+        const stoppedAt = Date.now();
+        await postgres.restart();
+        progress(`PostgreSQL was down ${Date.now() - stoppedAt} ms`);
+      },
       stop,
     };
   } catch (error) {
@@ -321,9 +327,9 @@ function withModule(command: readonly string[], module: string): string[] {
 
 /**
  * The image's files, as the Dockerfile's build stage leaves them: the package built by the same
- * build script (`npm run build`, here into this directory) and the repository's package.json, lock
- * file and bin/. node_modules is the repository's (linked; not pruned to production dependencies).
- * No src/: bin/toolrail.cjs runs the compiled CLI, as in the image.
+ * build script (`npm run build`, here into this directory), the repository's package.json, lock
+ * file and bin/, and node_modules with the production dependencies only (see
+ * {@link linkProductionDependencies}). No src/: bin/toolrail.cjs runs the compiled CLI, as in the image.
  */
 async function buildImageDirectory(definition: StackDefinition, directory: string): Promise<void> {
   mkdirSync(directory, { recursive: true });
@@ -337,10 +343,27 @@ async function buildImageDirectory(definition: StackDefinition, directory: strin
         },
       );
     } else if (copied === 'node_modules') {
-      symlinkSync(path.join(repoRoot, 'node_modules'), path.join(directory, 'node_modules'));
+      await linkProductionDependencies(path.join(directory, 'node_modules'));
     } else {
       cpSync(path.join(repoRoot, copied), path.join(directory, copied), { recursive: true });
     }
+  }
+}
+
+/**
+ * What `npm prune --omit=dev` leaves at the top of node_modules, as links into the repository's:
+ * the compiled package finds its production dependencies (and the peers npm installs) and nothing
+ * else. (A dependency's own imports resolve from its real place, among every package installed.)
+ */
+async function linkProductionDependencies(directory: string): Promise<void> {
+  const installed = path.join(repoRoot, 'node_modules');
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const listing = await runToEnd(npm, ['ls', '--omit=dev', '--all', '--parseable'], { PATH: process.env.PATH ?? '' });
+  for (const packageDirectory of listing.split('\n')) {
+    const name = path.relative(installed, packageDirectory.trim());
+    if (name === '' || name.startsWith('..') || name.includes(`${path.sep}node_modules${path.sep}`)) continue;
+    mkdirSync(path.dirname(path.join(directory, name)), { recursive: true });
+    symlinkSync(path.join(installed, name), path.join(directory, name));
   }
 }
 
