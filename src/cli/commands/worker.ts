@@ -12,7 +12,8 @@ const usage = `Usage: toolrail worker --module FILE [--health-file FILE] [connec
        toolrail worker --health [--health-file FILE] [connection flags]
 
 Runs a worker that executes toolrail sessions on the task queue, with the tools (and scripted
-models) of FILE, a module whose default export is { tools, scriptedModels?, hooks? }. Start more
+models) of FILE, a module whose default export is { tools, scriptedModels?, hooks? } (tools: a
+list, or a ToolRegistry, e.g. one MCP servers keep their tools in). Start more
 workers on the same task queue to scale out. Ctrl-C drains running tasks and stops.
 
   --health-file FILE   keep FILE telling the worker's state, rewritten every 10 s and removed at
@@ -81,7 +82,7 @@ export const workerCommand: CliCommand = {
       const running = worker.run();
       const removeHealthFile = healthFile ? keepHealthFile(worker, path.resolve(healthFile)) : undefined;
       process.stdout.write(
-        `worker: ${module.tools.length} tools on task queue ${settings.taskQueue} at ${settings.address} (namespace ${settings.namespace}); Ctrl-C to stop\n`,
+        `worker: ${('list' in module.tools ? module.tools.list() : module.tools).length} tools on task queue ${settings.taskQueue} at ${settings.address} (namespace ${settings.namespace}); Ctrl-C to stop\n`,
       );
       try {
         await running;
