@@ -15,6 +15,7 @@ import {
 import type { SessionState } from './session-state';
 import { installHandlers } from './session-handlers';
 import { runTurns } from './turn';
+import { recordSessionStore } from './wait-for-store';
 
 /** Largest turn in progress that continue-as-new carries, in UTF-8 bytes of its JSON. */
 const maxCarriedTurnBytes = 131_072;
@@ -37,6 +38,7 @@ export async function agentSession(input: SessionInput): Promise<SessionStatusVi
   if (input.carried === undefined && input.firstMessage !== undefined) state.queuedMessages.push(input.firstMessage);
 
   try {
+    await recordSessionStore(state);
     const continueIfDue = (turn?: CarriedTurn): Promise<void> => continueAsNewIfDue(state, turn);
     if (state.run.inProgress) await runTurns(state, continueIfDue, input.carried?.turn);
     for (;;) {

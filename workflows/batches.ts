@@ -23,6 +23,7 @@ import type { SessionState } from './session-state';
 import { workflowNow } from './workflow-now';
 import { traceBatch, traceToolCall, traceVerdict } from './session-tracing';
 import { settleFailedCall } from './settle-failed-call';
+import { withStore } from './wait-for-store';
 
 /** A call that may run, and whether a human approved it. */
 type RunnableCall = { prepared: PreparedCall; approved: boolean };
@@ -219,8 +220,10 @@ async function runBatch(state: SessionState, calls: readonly RunnableCall[]): Pr
     const { sessionId, turnIndex: turn, interactive } = state;
     try {
       const rulesReadOutput = readsOutput(state.rules, prepared.toolName);
-      const input = { sessionId, turn, interactive, prepared, approved, rulesReadOutput };
-      const run = (): Promise<DispatchedCall> => executeToolActivity(prepared)(input);
+      const store = state.store === undefined ? {} : { store: state.store };
+      const input = { sessionId, ...store, turn, interactive, prepared, approved, rulesReadOutput };
+      // A store failure of the tool activity means the call did not run: it runs once the store is back.
+      const run = (): Promise<DispatchedCall> => withStore(state, () => executeToolActivity(prepared)(input));
       const executed = await running.scope.run(() => traceToolCall(prepared, approved, run));
       if (executed.outcome.type === 'tool-error') abortSiblings(prepared);
       return executed;

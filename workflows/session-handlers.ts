@@ -16,6 +16,7 @@ import {
 import type { ApproveToolCallInput, UserMessageInput } from '../src/session';
 import { catalogNames, note, statusView } from './session-state';
 import type { SessionState } from './session-state';
+import { currentStoreProblem } from './publish-session-state';
 
 /**
  * Acts on a user interrupt at once: cancels the model call in flight and every running call whose
@@ -121,15 +122,19 @@ export function installHandlers(state: SessionState): void {
   );
   setHandler(
     ruleStateQuery,
-    () => ({
-      rules: describeRuleState(state.rules, state.ruleState, catalogNames(state)),
-      pendingApprovals: [...state.pendingApprovals.values()],
-      runningCalls: [...state.running.values()].map(({ prepared }) => ({
-        callId: prepared.callId,
-        toolName: prepared.toolName,
-        interruptBehavior: prepared.interruptBehavior,
-      })),
-    }),
+    () => {
+      const storeProblem = currentStoreProblem(state);
+      return {
+        rules: describeRuleState(state.rules, state.ruleState, catalogNames(state)),
+        pendingApprovals: [...state.pendingApprovals.values()],
+        runningCalls: [...state.running.values()].map(({ prepared }) => ({
+          callId: prepared.callId,
+          toolName: prepared.toolName,
+          interruptBehavior: prepared.interruptBehavior,
+        })),
+        ...(storeProblem === undefined ? {} : { storeProblem }),
+      };
+    },
     {
       description:
         'Rule state: visible tools, every hidden tool with its reasons, sequence positions, forbidden tools, counts, pending approvals and running calls.',
@@ -141,7 +146,7 @@ export function installHandlers(state: SessionState): void {
   });
   setHandler(statusQuery, () => statusView(state), {
     description:
-      'Status (idle, thinking, running_tools, awaiting_approval, completed, failed), counters and why the last run ended.',
+      'Status (idle, thinking, running_tools, awaiting_approval, waiting_for_store, completed, failed), counters, why the last run ended, the content store and, while the session waits for it, why.',
   });
 }
 

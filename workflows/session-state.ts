@@ -1,17 +1,15 @@
-import { proxyLocalActivities, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
+import { workflowInfo } from '@temporalio/workflow';
 import type { CancellationScope } from '@temporalio/workflow';
-import { endRun as endRuleRun, initialRuleState, narrow, record, startRun } from '../src/rules';
-import type { CompiledRuleSet, NarrowResult, RuleState } from '../src/rules';
+import { endRun as endRuleRun, initialRuleState, record, startRun } from '../src/rules';
+import type { CompiledRuleSet, RuleState } from '../src/rules';
 import { readRevealedTools } from '../src/dispatch';
 import type { PreparedCall, ToolCatalog, ToolOutcome } from '../src/dispatch';
 import {
   appendToLog,
   segmentEntries,
-  sessionSearchAttributes,
   freshCarriedState,
   maxCarriedTranscriptEntries,
   maxTranscriptEntries,
-  renderCurrentDetails,
 } from '../src/session';
 import type {
   ConversationLog,
@@ -24,11 +22,14 @@ import type {
   SessionStatus,
   PendingApproval,
   SessionStatusView,
+  StoreIdentity,
+  StoreProblem,
   TranscriptEntry,
   TranscriptNote,
 } from '../src/session';
 import type { ConversationMessage } from '../src/models';
-import type { SessionActivities } from '../activities';
+import { currentStoreProblem, publishSessionState, shownStatus } from './publish-session-state';
+import { sealContent, storeContent } from './wait-for-store';
 
 /** A call whose activity runs now, with the scope that cancels it. */
 export interface RunningCall {
@@ -66,6 +67,11 @@ export interface SessionState {
   turnsThisExecution: number;
   /** Model calls and batches completed in this workflow run: continue-as-new waits for one, so it never loops. */
   stepsThisExecution: number;
+
+  /** The identity of the session's content store, recorded when it started (carried by continue-as-new). */
+  store: StoreIdentity | undefined;
+  /** The operations waiting for the content store now, and why (`wait-for-store.ts`): the session shows `waiting_for_store`. */
+  readonly storeWaits: Map<object, StoreProblem>;
 
   /** Read it freely; change it only through {@link setStatus}. */
   readonly status: SessionStatus;
@@ -105,6 +111,8 @@ export function createSessionState(
     turnIndex: carried.counters.turns,
     turnsThisExecution: 0,
     stepsThisExecution: 0,
+    store: carried.store,
+    storeWaits: new Map(),
     status: 'idle',
     lastRunEnd: null,
     lastTool: null,
@@ -152,14 +160,12 @@ export async function beginRun(state: SessionState, queued: string | MessageRef)
  */
 export async function appendMessages(state: SessionState, refs: readonly MessageRef[]): Promise<void> {
   state.log = appendToLog(state.log, refs);
-  if (state.log.tail.length >= segmentEntries) {
-    state.log = await contentActivities.sealLog({ sessionId: state.sessionId, log: state.log });
-  }
+  if (state.log.tail.length >= segmentEntries) state.log = await sealContent(state, state.log);
 }
 
-/** Writes messages to the content store (a local activity: only their references enter the history). */
+/** Writes messages to the content store (a local activity: only their references enter the history), waiting for it when it fails. */
 export function storeMessages(state: SessionState, messages: ConversationMessage[]): Promise<MessageRef[]> {
-  return contentActivities.storeMessages({ sessionId: state.sessionId, messages });
+  return storeContent(state, messages);
 }
 
 /** Ends the run: the rule engine records the ends it knows of, the transcript says why, the status goes idle. */
@@ -214,37 +220,21 @@ export function carriedState(state: SessionState): CarriedSessionState {
     transcript: state.transcript.slice(-maxCarriedTranscriptEntries),
     runInProgress: state.run.inProgress,
     turnsInRun: state.run.turns,
+    ...(state.store === undefined ? {} : { store: state.store }),
   };
 }
 
 /** The answer of the `status` query, and the workflow's result. */
-export function statusView({
-  status,
-  lastRunEnd,
-  lastTool,
-  counters,
-  queuedMessages,
-}: SessionState): SessionStatusView {
-  return { status, lastRunEnd, lastTool, counters, queuedMessages: queuedMessages.length };
+export function statusView(state: SessionState): SessionStatusView {
+  const { lastRunEnd, lastTool, counters, queuedMessages, store } = state;
+  const storeProblem = currentStoreProblem(state);
+  return {
+    status: shownStatus(state),
+    lastRunEnd,
+    lastTool,
+    counters,
+    queuedMessages: queuedMessages.length,
+    ...(store === undefined ? {} : { store }),
+    ...(storeProblem === undefined ? {} : { storeProblem }),
+  };
 }
-
-const published = new WeakMap<SessionState, string>();
-
-/** Shows the session in the Temporal UI: its search attributes (upserted when they changed) and the current details. */
-export function publishSessionState(state: SessionState): void {
-  const { status, lastTool, counters, lastRunEnd, run } = state;
-  const pendingApprovals = [...state.pendingApprovals.values()];
-  const values = { status, lastTool, blockedCalls: counters.blockedCalls, pendingApprovals: pendingApprovals.length };
-  const fingerprint = JSON.stringify(values);
-  if (published.get(state) !== fingerprint) upsertSearchAttributes(sessionSearchAttributes(values));
-  published.set(state, fingerprint);
-  const narrowed = (): NarrowResult => narrow(state.rules, state.ruleState, catalogNames(state));
-  const view = { status, counters, pendingApprovals, lastRunEnd, runInProgress: run.inProgress, narrowed };
-  setCurrentDetails(renderCurrentDetails(view));
-}
-
-/** Content store writes: local activities, whose inputs never enter the history (only the references they return). */
-const contentActivities = proxyLocalActivities<SessionActivities>({
-  startToCloseTimeout: 60_000,
-  retry: { maximumAttempts: 10, initialInterval: 500, backoffCoefficient: 2, maximumInterval: 10_000 },
-});

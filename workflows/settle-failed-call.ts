@@ -4,6 +4,7 @@ import type { DispatchedCall, PreparedCall } from '../src/dispatch';
 import type { SessionActivities } from '../activities';
 import { note } from './session-state';
 import type { SessionState } from './session-state';
+import { withStore } from './wait-for-store';
 
 /**
  * The outcome of a call whose activity failed: cancelled by an interrupt or a failing sibling, a
@@ -42,10 +43,12 @@ async function recoverLostCompletion(
   if (!patched(recoverLostCompletionsPatch)) return { outcome: outcomeFromActivityFailure(prepared, error, undefined) };
   const { sessionId } = state;
   const { callId, toolName } = prepared;
+  const store = state.store === undefined ? {} : { store: state.store };
   let executed: DispatchedCall | null;
   try {
+    // An unavailable store is waited for: the record may be there once it is back.
     ({ executed } = await CancellationScope.nonCancellable(() =>
-      recordActivities.recoverToolCall({ sessionId, turn, callId }),
+      withStore(state, () => recordActivities.recoverToolCall({ sessionId, ...store, turn, callId })),
     ));
   } catch {
     return { outcome: outcomeFromActivityFailure(prepared, error, undefined, 'failed') };

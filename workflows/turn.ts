@@ -26,6 +26,7 @@ import {
 } from './session-state';
 import type { SessionState } from './session-state';
 import { traceModelCall, traceTurn } from './session-tracing';
+import { withStore } from './wait-for-store';
 
 /** Model failures that mean the session itself is misconfigured: they fail the workflow loudly. */
 const fatalModelErrors = new Set(['SCRIPT_EXHAUSTED', 'CONFIGURATION']);
@@ -191,17 +192,21 @@ async function callModelInterruptibly(
   state.modelScope = scope;
   try {
     const { callModel } = modelActivities(state.limits.modelTimeoutMs);
+    // The model call reads the conversation from the content store: when the store fails, it waits for it (an interrupt still ends it).
     return await scope.run(() =>
-      callModel({
-        sessionId: state.sessionId,
-        turn: state.turnIndex,
-        settings: state.input.model,
-        ...(state.input.systemPrompt ? { system: state.input.systemPrompt } : {}),
-        log: state.log,
-        tools,
-        catalog,
-        interactive: state.interactive,
-      }),
+      withStore(state, () =>
+        callModel({
+          sessionId: state.sessionId,
+          ...(state.store === undefined ? {} : { store: state.store }),
+          turn: state.turnIndex,
+          settings: state.input.model,
+          ...(state.input.systemPrompt ? { system: state.input.systemPrompt } : {}),
+          log: state.log,
+          tools,
+          catalog,
+          interactive: state.interactive,
+        }),
+      ),
     );
   } catch (error) {
     if (isCancellation(error) && state.interrupt) return { interrupted: true };

@@ -47,5 +47,7 @@ export type {
   TranscriptEntry,
   TranscriptNote,
 } from './session-views';
+export { StoreFailureType, isStoreFailureType } from './store-problem';
+export type { StoreFailureDetails, StoreIdentity, StoreProblem } from './store-problem';
 export { toolCallFinishedLateSignal } from './tool-call-finished-late';
 export type { ToolCallFinishedLateInput } from './tool-call-finished-late';

@@ -6,6 +6,7 @@ import type { PreparedCall, ToolErrorOutcome } from '../dispatch';
 import { DEFAULT_MAX_TOOL_CONCURRENCY } from '../kernel';
 import type { SessionCounters } from './session-counters';
 import type { TranscriptEntry } from './session-views';
+import type { StoreIdentity } from '../store';
 
 export type { SessionCounters };
 
@@ -37,6 +38,12 @@ export interface SessionLimits {
   maxUserMessageBytes?: number;
   /** Continue as new once this workflow run's history passes this many bytes. Defaults to 524 288 (512 KiB). */
   continueAsNewAtHistoryBytes?: number;
+  /**
+   * While the session waits for its content store, how often it checks whether the store is back,
+   * in milliseconds; after an operation failed again once the store seemed back, the pause before the
+   * next try doubles from this up to 60 s. Defaults to 5 000.
+   */
+  storeRetryIntervalMs?: number;
 }
 
 /** Everything a session starts from. Plain JSON: it is the workflow's input. */
@@ -72,6 +79,8 @@ export interface CarriedSessionState {
   turnsInRun: number;
   /** The turn in progress, when the boundary fell between its model call and its last batch. */
   turn?: CarriedTurn;
+  /** The identity of the session's content store, recorded when it started. */
+  store?: StoreIdentity;
 }
 
 /** A turn continue-as-new interrupted: its calls that have no outcome yet, in call order. */
@@ -125,5 +134,6 @@ export function resolveSessionLimits(
     closeWhenIdle: limits.closeWhenIdle ?? interactive === false,
     maxUserMessageBytes: limits.maxUserMessageBytes ?? 1_048_576,
     continueAsNewAtHistoryBytes: limits.continueAsNewAtHistoryBytes ?? 524_288,
+    storeRetryIntervalMs: limits.storeRetryIntervalMs ?? 5_000,
   };
 }

@@ -11,6 +11,10 @@ export interface TestPostgres {
   url: string;
   port: number;
   stop(): Promise<void>;
+  /** Shuts the server down (fast), keeping its data: connections are refused until {@link resume}. */
+  pause(): Promise<void>;
+  /** Starts the server again on the same port with the same data; resolves once it accepts connections. */
+  resume(): Promise<void>;
 }
 
 /** Directory holding `initdb`, `pg_ctl` and `postgres`: PATH first, then `/usr/lib/postgresql/<version>/bin`. */
@@ -55,7 +59,7 @@ export async function startPostgres(): Promise<TestPostgres> {
     chownSync(dir, uid, gid);
   }
   let server: ChildProcess | undefined;
-  const stop = async (): Promise<void> => {
+  const pause = async (): Promise<void> => {
     if (server !== undefined && server.exitCode === null && server.signalCode === null) {
       const exited = once(server, 'exit');
       // SIGINT is PostgreSQL's fast shutdown; the supervisor passes SIGTERM (a smart shutdown) on.
@@ -63,19 +67,26 @@ export async function startPostgres(): Promise<TestPostgres> {
       server.stdin?.end();
       await exited;
     }
+  };
+  const stop = async (): Promise<void> => {
+    await pause();
     rmSync(dir, { recursive: true, force: true });
   };
-  try {
-    execFileSync(...asPostgres('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']), {
-      stdio: 'pipe',
-    });
-    const port = await freePort();
+  let port = 0;
+  const resume = async (): Promise<void> => {
     const [command, args] = asPostgres('postgres', [
       ...['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-F'],
     ]);
     server = spawn(process.execPath, [supervisor, command, ...args], { stdio: ['pipe', 'ignore', 'pipe'] });
     await readyToAcceptConnections(server);
-    return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, port, stop };
+  };
+  try {
+    execFileSync(...asPostgres('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']), {
+      stdio: 'pipe',
+    });
+    port = await freePort();
+    await resume();
+    return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, port, stop, pause, resume };
   } catch (error) {
     await stop();
     throw error;

@@ -2,6 +2,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { createWorker, readWorkerModule } from '../../worker';
+import { openContentStore, readStoreIdentity } from '../../store';
+import type { ContentStore } from '../../store';
 import type { CliCommand } from '../cli-command';
 import { ExitCode } from '../cli-command';
 import { connectionFlags, connectionFlagsHelp } from '../connection/connection-flags';
@@ -12,7 +14,10 @@ const usage = `Usage: toolrail worker --module FILE [connection flags]
 
 Runs a worker that executes toolrail sessions on the task queue, with the tools (and scripted
 models) of FILE, a module whose default export is { tools, scriptedModels?, hooks? }. Start more
-workers on the same task queue to scale out. Ctrl-C drains running tasks and stops.
+workers on the same task queue to scale out: every worker of a task queue must use the same
+content store (TOOLRAIL_CONTENT_STORE: a postgres:// URL for workers on several machines; the
+default directory store .toolrail/content is for one machine). It prints the store it uses.
+Ctrl-C drains running tasks and stops.
 
 ${connectionFlagsHelp}`;
 
@@ -30,6 +35,7 @@ export const workerCommand: CliCommand = {
     const file = path.resolve(parsed.values.module);
     const module = readWorkerModule(await import(pathToFileURL(file).href), file);
     const settings = resolveConnection(parsed.values);
+    const store = openContentStore();
     const connection = await NativeConnection.connect({
       address: settings.address,
       ...(settings.tls !== undefined ? { tls: settings.tls } : {}),
@@ -44,15 +50,29 @@ export const workerCommand: CliCommand = {
         tools: module.tools,
         ...(module.scriptedModels ? { scriptedModels: module.scriptedModels } : {}),
         ...(module.hooks ? { hooks: module.hooks } : {}),
+        contentStore: store,
       });
       process.stdout.write(
         `worker: ${module.tools.length} tools on task queue ${settings.taskQueue} at ${settings.address} (namespace ${settings.namespace}); Ctrl-C to stop\n`,
       );
       // The Temporal runtime shuts its workers down on SIGINT/SIGTERM (draining running tasks).
-      await worker.run();
+      const running = worker.run();
+      process.stdout.write(`worker: content store ${await describeStore(store)}\n`);
+      await running;
     } finally {
       await connection.close();
+      await store.close();
     }
     return ExitCode.ok;
   },
 };
+
+/** The store's description and identity, or why its identity cannot be read now (the worker runs anyway and waits for it). */
+async function describeStore(store: ContentStore): Promise<string> {
+  try {
+    const { id, description } = await readStoreIdentity(store);
+    return `${description} (store id ${id})`;
+  } catch (error) {
+    return `${store.description} (unreachable now: ${error instanceof Error ? error.message : String(error)})`;
+  }
+}
