@@ -21,7 +21,7 @@ const outageMs = 65_000;
 const password = 'hunter2-never-shown';
 
 async function currentDetails(session: SessionHandle): Promise<string> {
-  const metadata = (await session.workflow.query('__temporal_workflow_metadata')) as { currentDetails?: string };
+  const metadata = await session.workflow.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
   return metadata.currentDetails ?? '';
 }
 
