@@ -4,6 +4,9 @@ import type { ContentStore, StoreIdentity } from '../src/store';
 import { isStoreFailureType } from '../src/session';
 import type { StoreFailureDetails } from '../src/session';
 
+/** How soon a refused activity is tried again (by whichever worker takes it), in milliseconds. */
+const mismatchRetryDelayMs = 200;
+
 /**
  * The failure the session workflow sees for a content-store error: an `ApplicationFailure` whose
  * type is the error's code (`STORE_UNAVAILABLE`, `STORE_MISMATCH`, `CONTENT_MISSING`,
@@ -19,7 +22,14 @@ export function storeFailure(error: ContentStoreError): ApplicationFailure {
   };
   const type = isStoreFailureType(error.code) ? error.code : 'STORE_UNAVAILABLE';
   const retryElsewhere = type === 'STORE_MISMATCH' && !Context.current().info.isLocal;
-  return ApplicationFailure.create({ type, message: error.message, details: [details], nonRetryable: !retryElsewhere });
+  return ApplicationFailure.create({
+    type,
+    message: error.message,
+    details: [details],
+    nonRetryable: !retryElsewhere,
+    // Another worker (with the session's store) may take the retry at once: no backoff.
+    ...(retryElsewhere ? { nextRetryDelay: mismatchRetryDelayMs } : {}),
+  });
 }
 
 /** Runs `work`; a `ContentStoreError` it throws becomes the {@link storeFailure} the workflow waits on. */

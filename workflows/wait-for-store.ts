@@ -58,7 +58,8 @@ export async function withStore<T>(
           onAnotherWorker = true;
           continue;
         }
-        failures += 1;
+        // Another worker's refusal is no sign of an overloaded store: no growing pause for it.
+        if (failure.code !== 'STORE_MISMATCH') failures += 1;
         await untilStoreIsBack(state, waiter, failure, failures);
       }
     }

@@ -9,6 +9,7 @@ import { connectToHarness, uniqueName } from '../../harness/connect';
 import type { HarnessConnections } from '../../harness/connect';
 import { compileRules } from '../../helpers/compile-rules';
 import { pollUntil } from '../../helpers/poll-until';
+import { untilRunsEnded } from '../../helpers/until-runs-ended';
 import { withSessionWorker } from '../../helpers/session-worker';
 
 const noRules = compileRules({ toolrail: 1, rules: [] });
@@ -62,10 +63,9 @@ describe("the directory store's disk full under an idle session", () => {
         expect(waiting.storeProblem?.message).toContain('ENOSPC');
 
         rmSync(filler);
-        const answered = await pollUntil(
-          () => session.status(),
-          (status) => status.counters.runs === 2 && status.lastRunEnd === 'answered' && status.status === 'idle',
-        );
+        await untilRunsEnded(session, 2);
+        const answered = await session.status();
+        expect(answered).toMatchObject({ status: 'idle', lastRunEnd: 'answered' });
         expect(answered.storeProblem).toBeUndefined();
         const transcript = await session.transcript({ full: true });
         expect(transcript.filter((entry) => entry.kind === 'user').map((entry) => entry.text)).toEqual([

@@ -12,6 +12,7 @@ import { startPostgres } from '../../harness/start-postgres';
 import type { TestPostgres } from '../../harness/start-postgres';
 import { compileRules } from '../../helpers/compile-rules';
 import { pollUntil } from '../../helpers/poll-until';
+import { untilRunsEnded } from '../../helpers/until-runs-ended';
 import { withSessionWorker } from '../../helpers/session-worker';
 
 const noRules = compileRules({ toolrail: 1, rules: [] });
@@ -142,11 +143,10 @@ describe('PostgreSQL stopped under running sessions for longer than the old retr
           expect(refunds).toBe(1);
           const told = refunder.requests[1]?.messages.find((message) => message.role === 'tool');
           expect(told).toMatchObject({ role: 'tool', content: 'refund R-1 issued for ORD-7', isError: false });
-          const answered = await pollUntil(
-            () => idle.status(),
-            (status) => status.counters.runs === 2 && status.lastRunEnd === 'answered' && status.status === 'idle',
-          );
-          expect(answered.storeProblem).toBeUndefined();
+          await untilRunsEnded(idle, 2);
+          const answered = await idle.status();
+          expect(answered).toMatchObject({ status: 'idle', lastRunEnd: 'answered' });
+        expect(answered.storeProblem).toBeUndefined();
           const transcript = await idle.transcript({ full: true });
           expect(transcript.filter((entry) => entry.kind === 'user').map((entry) => entry.text)).toEqual([
             'Hi',

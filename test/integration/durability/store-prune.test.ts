@@ -10,6 +10,7 @@ import { connectToHarness, uniqueName } from '../../harness/connect';
 import type { HarnessConnections } from '../../harness/connect';
 import { compileRules } from '../../helpers/compile-rules';
 import { pollUntil } from '../../helpers/poll-until';
+import { untilRunsEnded } from '../../helpers/until-runs-ended';
 import { withSessionWorker } from '../../helpers/session-worker';
 
 const noRules = compileRules({ toolrail: 1, rules: [] });
@@ -101,10 +102,7 @@ describe('toolrail store prune asks Temporal which sessions are open', () => {
 
         // The open session lost nothing: it answers the next message from its whole conversation.
         await open.send('Still there?');
-        await pollUntil(
-          () => open.status(),
-          (status) => status.counters.runs === 2 && status.lastRunEnd === 'answered',
-        );
+        await untilRunsEnded(open, 2);
         expect(model.requests.at(-1)?.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
         await open.end();
         await open.result();

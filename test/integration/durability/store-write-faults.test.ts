@@ -13,6 +13,7 @@ import type { HarnessConnections } from '../../harness/connect';
 import { compileRules } from '../../helpers/compile-rules';
 import { FlakyContentStore } from '../../helpers/flaky-content-store';
 import { pollUntil } from '../../helpers/poll-until';
+import { untilRunsEnded } from '../../helpers/until-runs-ended';
 import { withSessionWorker } from '../../helpers/session-worker';
 
 const noRules = compileRules({ toolrail: 1, rules: [] });
@@ -113,10 +114,9 @@ describe('a content store that fails under a session (fault-injecting store)', (
         );
         expect((await session.status()).status).toBe('waiting_for_store');
         store.heal();
-        const answered = await pollUntil(
-          () => session.status(),
-          (status) => status.counters.runs === 2 && status.lastRunEnd === 'answered' && status.status === 'idle',
-        );
+        await untilRunsEnded(session, 2);
+        const answered = await session.status();
+        expect(answered).toMatchObject({ status: 'idle', lastRunEnd: 'answered' });
         expect(answered.storeProblem).toBeUndefined();
         const transcript = await session.transcript({ full: true });
         expect(transcript.filter((entry) => entry.kind === 'user').map((entry) => entry.text)).toEqual([
