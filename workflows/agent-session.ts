@@ -35,7 +35,10 @@ export async function agentSession(input: SessionInput): Promise<SessionStatusVi
   };
   const state = createSessionState(workflowInfo().workflowId, { ...input, rules }, limits);
   installHandlers(state);
-  if (input.carried === undefined && input.firstMessage !== undefined) state.queuedMessages.push(input.firstMessage);
+  if (input.carried === undefined) {
+    const first = input.firstMessage ?? input.firstMessageRef;
+    if (first !== undefined) state.queuedMessages.push(first);
+  }
 
   try {
     await recordSessionStore(state);
@@ -75,7 +78,7 @@ async function continueAsNewIfDue(state: SessionState, turn?: CarriedTurn): Prom
   if (turn !== undefined && utf8ByteLength(JSON.stringify(turn)) > maxCarriedTurnBytes) return;
   await condition(allHandlersFinished);
   await storeQueuedMessages(state);
-  const { firstMessage: _firstMessage, ...input } = state.input;
+  const { firstMessage: _firstMessage, firstMessageRef: _firstMessageRef, ...input } = state.input;
   // The caller's rule set, unchanged: the limit above is derived from it again in the next run.
   const carried = { ...carriedState(state), ...(turn === undefined ? {} : { turn }) };
   await continueAsNew<typeof agentSession>({ ...input, rules: state.input.rules, carried });

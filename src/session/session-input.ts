@@ -56,6 +56,12 @@ export interface SessionInput {
   systemPrompt?: string;
   /** The first user message; without it the session waits for one. */
   firstMessage?: string;
+  /**
+   * The first user message, already in the session's content store: what `ToolrailClient` sends
+   * instead of a `firstMessage` over 128 KiB, so the workflow's input stays small (never an
+   * External Storage claim its history depends on). Rules that read the user's message see its preview.
+   */
+  firstMessageRef?: MessageRef;
   /** Interactive sessions wait for a human on `ask`; non-interactive ones turn `ask` into deny. Defaults to true. */
   interactive?: boolean;
   limits?: SessionLimits;

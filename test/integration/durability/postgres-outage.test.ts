@@ -146,7 +146,7 @@ describe('PostgreSQL stopped under running sessions for longer than the old retr
           await untilRunsEnded(idle, 2);
           const answered = await idle.status();
           expect(answered).toMatchObject({ status: 'idle', lastRunEnd: 'answered' });
-        expect(answered.storeProblem).toBeUndefined();
+          expect(answered.storeProblem).toBeUndefined();
           const transcript = await idle.transcript({ full: true });
           expect(transcript.filter((entry) => entry.kind === 'user').map((entry) => entry.text)).toEqual([
             'Hi',
