@@ -10,15 +10,21 @@ export class FlakyContentStore implements ContentStore {
   readonly description: string;
   /** Operations refused so far. */
   refused = 0;
-  #failing: { cause: string; reads: boolean } | undefined;
+  #failing: { cause: string; reads: boolean; writes: boolean; writesLeft: number } | undefined;
 
   constructor(readonly inner: ContentStore) {
     this.description = inner.description;
   }
 
-  /** From now on, writes (and reads, with `reads`) fail with `cause` until {@link heal}. */
-  fail(cause: string, { reads = false }: { reads?: boolean } = {}): void {
-    this.#failing = { cause, reads };
+  /**
+   * From now on (or after `afterWrites` more writes succeeded), writes (unless `writes: false`) and
+   * reads (with `reads`) fail with `cause` until {@link heal}.
+   */
+  fail(
+    cause: string,
+    { reads = false, writes = true, afterWrites = 0 }: { reads?: boolean; writes?: boolean; afterWrites?: number } = {},
+  ): void {
+    this.#failing = { cause, reads, writes, writesLeft: afterWrites };
   }
 
   heal(): void {
@@ -27,7 +33,11 @@ export class FlakyContentStore implements ContentStore {
 
   #check(kind: 'read' | 'write', sessionId?: string, key?: string): void {
     const failing = this.#failing;
-    if (failing === undefined || (kind === 'read' && !failing.reads)) return;
+    if (failing !== undefined && kind === 'write' && failing.writesLeft > 0) {
+      failing.writesLeft -= 1;
+      return;
+    }
+    if (failing === undefined || (kind === 'read' ? !failing.reads : !failing.writes)) return;
     this.refused += 1;
     throw ContentStoreError.unavailable(this.description, new Error(failing.cause), sessionId, key);
   }
