@@ -14,7 +14,8 @@ const usage = `Usage: toolrail sessions [--status ${statuses.join('|')}] [--limi
 
 Lists sessions, newest first, filtered by the ToolrailStatus search attribute (the same filter
 works in the Web UI: ToolrailStatus="awaiting_approval"). For each session that waits for its
-content store (waiting_for_store), a line under the table says why.
+content store (waiting_for_store), and each one whose workflow task keeps failing (its status cannot
+change then), a line under the table says why.
 
 ${connectionFlagsHelp}`;
 
@@ -53,17 +54,41 @@ export const sessionsCommand: CliCommand = {
             }),
         ),
       );
+      // A running session whose workflow task keeps failing cannot update its status: say why it cannot run.
+      const stuck = new Map(
+        await Promise.all(
+          sessions
+            .filter((session) => session.workflowStatus === 'RUNNING')
+            .map(async (session) => {
+              const handle = toolrail.getSession(session.sessionId);
+              const attempt = (await handle.workflow.describe().catch(() => undefined))?.raw.pendingWorkflowTask
+                ?.attempt;
+              const why = (attempt ?? 0) > 1 ? await handle.workflowTaskFailure().catch(() => undefined) : undefined;
+              return [session.sessionId, why] as const;
+            }),
+        ),
+      );
       if (json)
         return JSON.stringify(
           sessions.map((session) => {
             const storeProblem = problems.get(session.sessionId);
-            return storeProblem === undefined ? session : { ...session, storeProblem };
+            const workflowTaskFailure = stuck.get(session.sessionId);
+            return {
+              ...session,
+              ...(storeProblem === undefined ? {} : { storeProblem }),
+              ...(workflowTaskFailure === undefined ? {} : { workflowTaskFailure }),
+            };
           }),
           null,
           2,
         );
       if (sessions.length === 0) return 'no sessions';
-      const reasons = [...problems].flatMap(([id, problem]) => (problem ? [storeProblemLine(id, problem)] : []));
+      const reasons = [
+        ...[...problems].flatMap(([id, problem]) => (problem ? [storeProblemLine(id, problem)] : [])),
+        ...[...stuck].flatMap(([id, why]) =>
+          why === undefined ? [] : [`session ${id} cannot run: its workflow task fails: ${why}`],
+        ),
+      ];
       return [
         ...formatTable(
           ['SESSION', 'STATUS', 'WORKFLOW', 'STARTED', 'UI'],

@@ -117,3 +117,46 @@ describe('content a session needs is missing or corrupt', () => {
     }
   });
 });
+
+describe('an External Storage claim in a session history, deleted by hand', () => {
+  let connections: HarnessConnections;
+  beforeAll(async () => {
+    connections = await connectToHarness();
+  });
+  afterAll(async () => {
+    await connections?.close();
+  });
+
+  it('makes the CLI say why the session cannot run (the claim, the store), not only that a query or update failed', async () => {
+    const store = testContentStore();
+    const model = createScriptedModel(['One.', 'Two.', 'Three.'].map((text) => textResponse(text)));
+    const worker = { connections, tools: [], scriptedModels: { claims: model }, taskQueue: uniqueName('claims') };
+    const sessionId = uniqueName('deleted-claim');
+    await withSessionWorker(worker, async ({ client }) => {
+      const session = await client.startSession({
+        sessionId,
+        rules: noRules,
+        model: { provider: 'scripted', model: 'claims' },
+        firstMessage: 'Hi',
+      });
+      await untilRunsEnded(session, 1);
+      // Over 256 KiB: the update's payload travels as a claim on the store; its history holds the claim.
+      await session.send(`A long one: ${'x'.repeat(300_000)}`);
+      await untilRunsEnded(session, 2);
+    });
+    await store.deleteSession(sessionId);
+    await withSessionWorker(worker, async () => {
+      // Replaying the history needs the claim: the workflow task fails, and every command says why.
+      const why = `cannot run: its workflow task fails: Content `;
+      const sent = await runCli(['send', sessionId, 'Hello?', ...harnessConnectionArgs()]);
+      expect(sent.code).toBe(1);
+      expect(sent.stderr).toContain(`session ${sessionId} ${why}`);
+      expect(sent.stderr).toContain(`is not in ${store.description}`);
+      const state = await runCli(['state', sessionId, ...harnessConnectionArgs()]);
+      expect(state.code).toBe(1);
+      expect(state.stderr).toContain(`session ${sessionId} ${why}`);
+      const listed = await runCli(['sessions', ...harnessConnectionArgs()]);
+      expect(listed.stdout).toContain(`session ${sessionId} ${why}`);
+    });
+  });
+});
