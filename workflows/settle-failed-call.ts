@@ -1,24 +1,24 @@
 import { CancellationScope, patched, proxyLocalActivities } from '@temporalio/workflow';
 import { mayHaveLostCompletion, outcomeFromActivityFailure } from '../src/dispatch';
-import type { DispatchedCall, PreparedCall } from '../src/dispatch';
+import type { PreparedCall } from '../src/dispatch';
+import type { DispatchedCall } from '../src/session';
 import type { SessionActivities } from '../activities';
-import { note } from './session-state';
-import type { SessionState } from './session-state';
-import { withStore } from './wait-for-store';
+import { storeOf, withStore } from './session';
+import type { Session } from './session';
 
 /**
  * The outcome of a call whose activity failed: cancelled by an interrupt or a failing sibling, a
  * completion the server may have lost (looked up below), or the failure itself.
  */
 export function settleFailedCall(
-  state: SessionState,
+  session: Session,
   turn: number,
   prepared: PreparedCall,
   error: unknown,
   cancelledBy: Parameters<typeof outcomeFromActivityFailure>[2],
 ): DispatchedCall | Promise<DispatchedCall> {
   if (cancelledBy === undefined && mayHaveLostCompletion(prepared, error))
-    return recoverLostCompletion(state, turn, prepared, error);
+    return recoverLostCompletion(session, turn, prepared, error);
   return { outcome: outcomeFromActivityFailure(prepared, error, cancelledBy) };
 }
 
@@ -35,27 +35,27 @@ const recoverLostCompletionsPatch = 'recover-lost-tool-completions';
  * change what is reported about it.
  */
 async function recoverLostCompletion(
-  state: SessionState,
+  session: Session,
   turn: number,
   prepared: PreparedCall,
   error: unknown,
 ): Promise<DispatchedCall> {
   if (!patched(recoverLostCompletionsPatch)) return { outcome: outcomeFromActivityFailure(prepared, error, undefined) };
-  const { sessionId } = state;
+  const { sessionId } = session.state;
   const { callId, toolName } = prepared;
-  const store = state.store === undefined ? {} : { store: state.store };
+  const input = { sessionId, ...storeOf(session.state), turn, callId };
   let executed: DispatchedCall | null;
   try {
     // An unavailable store is waited for: the record may be there once it is back.
     ({ executed } = await CancellationScope.nonCancellable(() =>
-      withStore(state, () => recordActivities.recoverToolCall({ sessionId, ...store, turn, callId })),
+      withStore(session, () => recordActivities.recoverToolCall(input)),
     ));
   } catch {
     return { outcome: outcomeFromActivityFailure(prepared, error, undefined, 'failed') };
   }
   if (executed === null) return { outcome: outcomeFromActivityFailure(prepared, error, undefined, 'not-found') };
   const text = `${toolName} (call ${callId}) finished, but the Temporal server never got its completion (its activity timed out); its outcome was recovered from the record the worker kept in the content store.`;
-  note(state, { kind: 'notice', text });
+  session.emit({ type: 'notice', text });
   return executed;
 }
 

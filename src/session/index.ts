@@ -26,6 +26,7 @@ export type {
 } from './session-input';
 export {
   approveToolCallUpdate,
+  checkApproveToolCallInput,
   endSessionSignal,
   interruptSignal,
   ruleStateQuery,
@@ -42,12 +43,24 @@ export type {
   ModelContextView,
   PendingApproval,
   RunningCall,
+  UnavailableTool,
   SessionRuleStateView,
   SessionStatusView,
   TranscriptEntry,
   TranscriptNote,
 } from './session-views';
-export { StoreFailureType, isStoreFailureType } from './store-problem';
-export type { StoreFailureDetails, StoreIdentity, StoreProblem } from './store-problem';
+export { StoreFailureType, foldStoreEvent, initialStoreState, isStoreFailureType } from './store-problem';
+export type { SessionStoreState, StoreEvent, StoreFailureDetails, StoreIdentity, StoreProblem } from './store-problem';
+export type {
+  AppendedResult,
+  ApprovalDecision,
+  DispatchedCall,
+  ProposedCallView,
+  SessionEvent,
+  SessionEventOf,
+  SessionEventType,
+} from './session-events';
+export { beginTurnInProgress, carriedTurn, settleTurnCalls } from './turn-in-progress';
+export type { TurnInProgress } from './turn-in-progress';
 export { toolCallFinishedLateSignal } from './tool-call-finished-late';
 export type { ToolCallFinishedLateInput } from './tool-call-finished-late';

@@ -9,8 +9,9 @@ const usage = `Usage: toolrail state SESSION_ID [--json] [connection flags]
 
 Shows a session's rule state (the ruleState query, as the Temporal UI's Queries tab shows it):
 visible tools, hidden tools with their reasons, forbidden tools, counts, sequence positions,
-orchestration steps, pending approvals and running calls; and, while the session waits for its
-content store, why (the store's error, and which key is missing from which store).
+orchestration steps, pending approvals, running calls, tools that cannot run now (their MCP
+server is down) with the reason, and, while the session waits for its content store, why (the
+store's error, and which key is missing from which store).
   --json   print the ruleState query's JSON, unchanged
 
 ${connectionFlagsHelp}`;

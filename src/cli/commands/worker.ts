@@ -13,11 +13,12 @@ import { parseCommandArgs } from '../parse-command-args';
 const usage = `Usage: toolrail worker --module FILE [connection flags]
 
 Runs a worker that executes toolrail sessions on the task queue, with the tools (and scripted
-models) of FILE, a module whose default export is { tools, scriptedModels?, hooks? }. Start more
-workers on the same task queue to scale out: every worker of a task queue must use the same
-content store (TOOLRAIL_CONTENT_STORE: a postgres:// URL for workers on several machines; the
-default directory store .toolrail/content is for one machine). It prints the store it uses.
-Ctrl-C drains running tasks and stops.
+models) of FILE, a module whose default export is { tools, scriptedModels?, hooks? } (tools: a
+list, or a ToolRegistry, e.g. one MCP servers keep their tools in). Start more workers on the same
+task queue to scale out: every worker of a task queue must use the same content store
+(TOOLRAIL_CONTENT_STORE: a postgres:// URL for workers on several machines; the default directory
+store .toolrail/content is for one machine). It prints the store it uses. Ctrl-C drains running
+tasks and stops.
 
 ${connectionFlagsHelp}`;
 
@@ -53,7 +54,7 @@ export const workerCommand: CliCommand = {
         contentStore: store,
       });
       process.stdout.write(
-        `worker: ${module.tools.length} tools on task queue ${settings.taskQueue} at ${settings.address} (namespace ${settings.namespace}); Ctrl-C to stop\n`,
+        `worker: ${('list' in module.tools ? module.tools.list() : module.tools).length} tools on task queue ${settings.taskQueue} at ${settings.address} (namespace ${settings.namespace}); Ctrl-C to stop\n`,
       );
       // The Temporal runtime shuts its workers down on SIGINT/SIGTERM (draining running tasks).
       const running = worker.run();

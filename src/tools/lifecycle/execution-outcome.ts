@@ -3,7 +3,7 @@ import type { PreparedCall, ToolOutcome } from '../../dispatch';
 import { describeError } from '../describe-error';
 import { ToolExecutionError } from '../errors/tool-execution-error';
 import { abortOutcome } from './abort-outcome';
-import type { ToolExecutionEnd } from './run-tool-execution';
+import type { ToolExecutionEnd } from './after-abort';
 import { toJsonValue } from './to-json-value';
 
 /**
