@@ -118,9 +118,11 @@ describe('two workers on one task queue with different directory stores (two mac
     expect(waiting.storeProblem?.message).toContain(storeA.description);
     expect(waiting.storeProblem?.message).toContain(storeB.description);
 
-    // A is back: the session goes on where it was.
+    // A is back: the session goes on where it was; then every session ends.
     const stopA2 = await startMachine('a', taskQueue, logFile);
     await runs(first, 3);
+    for (const session of sessions) await session.end();
+    for (const session of sessions) expect(await session.result()).toMatchObject({ status: 'completed' });
     await stopA2();
     await stopB();
 
