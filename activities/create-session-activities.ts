@@ -1,16 +1,20 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import type { ToolCatalog, ToolOutcome } from '../src/dispatch';
-import { TOOL_SEARCH_NAME, previewOf, utf8ByteLength } from '../src/kernel';
-import { isRecordedCall, isVisibleInMask, shouldRetryToolOutcome, toolResultMessage } from '../src/dispatch';
-import type { ModelAdapter, ProposedToolCall, ModelSettings, ConversationMessage, ModelToolSpec } from '../src/models';
+import type { ToolCatalog } from '../src/dispatch';
+import { TOOL_SEARCH_NAME } from '../src/kernel';
+import { isRecordedCall, isVisibleInMask, shouldRetryToolOutcome } from '../src/dispatch';
+import type { ModelAdapter, ProposedToolCall, ModelSettings, ModelToolSpec } from '../src/models';
 import { ModelError, createModelAdapter, modelErrorToApplicationFailure } from '../src/models';
 import { buildToolCatalog, executePreparedCall, prepareToolCall } from '../src/tools';
 import type { ToolHooks, ToolRegistry } from '../src/tools';
 import { buildModelMessages, resolveContextBudget, createConversationReader } from '../src/conversation';
+import { ContentStoreError, readStoreIdentity } from '../src/store';
 import type { ContentStore } from '../src/store';
-import type { ExecutedCall, SessionActivities } from './types';
+import type { SessionActivities } from './types';
 import { reportLateToolEnd } from './report-late-tool-end';
 import { readToolCallRecord, writeToolCallRecord } from './tool-call-record';
+import { awaitStore } from './await-store';
+import { checkSessionStore, keepTrying, reportingStoreFailures, storeFailure } from './store-failures';
+import { storeToolResult } from './store-tool-result';
 
 /** What the session activities need from the worker. */
 export interface SessionActivityDependencies {
@@ -19,8 +23,6 @@ export interface SessionActivityDependencies {
   scriptedModels?: ReadonlyMap<string, ModelAdapter>;
   /** Where API keys are read from. Defaults to `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
-  /** Directory oversized tool results are written to. */
-  offloadDirectory: string;
   hooks?: ToolHooks;
   /** How often running activities heartbeat on their own (so cancellations reach them), in ms. Defaults to 1 000. */
   heartbeatIntervalMs?: number;
@@ -29,7 +31,7 @@ export interface SessionActivityDependencies {
   /**
    * Tool results whose rendered text is larger than this are offloaded: the full text stays in the
    * content store and the model reads a preview with its reference. In UTF-8 bytes; defaults to
-   * 262 144 (256 KiB), whatever the tool's `maxResultSizeChars`.
+   * 262 144 (256 KiB), whatever the tool's `maxResultSizeChars` (longer outputs are offloaded too).
    */
   resultOffloadBytes?: number;
   /**
@@ -41,8 +43,10 @@ export interface SessionActivityDependencies {
 
 /** The log of a session that has none yet. */
 const emptyLog = { head: null, tail: [], count: 0, bytes: 0 };
-/** Characters of an offloaded result the model still reads. */
-const offloadPreviewChars = 2_000;
+/** How long the model call keeps trying to store the model's response when the store fails, in milliseconds. */
+const responseStoreRetryMs = 20_000;
+/** Time kept back at the end of an activity's start-to-close timeout, in milliseconds: it must still complete. */
+const completionMarginMs = 2_000;
 
 /**
  * Builds the activities of the session workflow: the turn's catalog, the model call (which also
@@ -51,7 +55,7 @@ const offloadPreviewChars = 2_000;
  * activity heartbeats while it runs so a cancellation reaches it within the heartbeat throttle.
  */
 export function createSessionActivities(dependencies: SessionActivityDependencies): SessionActivities {
-  const { registry, offloadDirectory, hooks, store } = dependencies;
+  const { registry, hooks, store } = dependencies;
   const heartbeatIntervalMs = dependencies.heartbeatIntervalMs ?? 1_000;
   const resultOffloadBytes = dependencies.resultOffloadBytes ?? 262_144;
   const conversation = createConversationReader(store);
@@ -86,6 +90,7 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
 
     async callModel({
       sessionId,
+      store: sessionStore,
       turn,
       settings,
       system,
@@ -97,6 +102,7 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       interactive,
     }) {
       const context = Context.current();
+      const startedAt = Date.now();
       // The tools: by the catalog's version (built again here; a catalog that changed comes back instead), or whole.
       let visible: ModelToolSpec[];
       // The catalog the model saw: the session's, or the names the workflow fixed for this turn (deferred ones it lists count as revealed).
@@ -115,14 +121,16 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       }
       // The request is built from the content store, within the model's context budget.
       const budgetBytes = resolveContextBudget(settings);
-      const entries = logKeys
-        ? await conversation.readLogKeys(sessionId, logKeys)
-        : await conversation.readLog(sessionId, log ?? emptyLog);
-      const { messages, shown } = await buildModelMessages(
-        entries,
-        (refs) => conversation.readMessages(sessionId, refs),
-        { budgetBytes },
-      );
+      const { entries, messages, shown } = await reportingStoreFailures(async () => {
+        await checkSessionStore(store, sessionStore, sessionId);
+        const entries = logKeys
+          ? await conversation.readLogKeys(sessionId, logKeys)
+          : await conversation.readLog(sessionId, log ?? emptyLog);
+        const built = await buildModelMessages(entries, (refs) => conversation.readMessages(sessionId, refs), {
+          budgetBytes,
+        });
+        return { entries, ...built };
+      });
       const answered = await withHeartbeats(heartbeatIntervalMs, async () => {
         try {
           return await adapterFor(settings).complete(
@@ -147,13 +155,27 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
           }),
         ),
       );
-      const [assistant] = await conversation.storeMessages(sessionId, [
-        { role: 'assistant', ...(response.text ? { text: response.text } : {}), toolCalls: response.toolCalls },
-      ]);
+      // The model answered: a store that fails now is tried again for a while before the answer is given up.
+      const storing = await keepTrying(
+        () =>
+          conversation.storeMessages(sessionId, [
+            { role: 'assistant', ...(response.text ? { text: response.text } : {}), toolCalls: response.toolCalls },
+          ]),
+        Math.min(Date.now() + responseStoreRetryMs, activityDeadline(startedAt)),
+      );
+      if ('error' in storing) throw storeFailure(storing.error);
+      const [assistant] = storing.value;
       if (assistant === undefined) throw new Error('the content store returned no reference for the response');
       // The log's tail and the response are sealed after its head: the next call's input names one segment.
+      // Sealing only keeps the next input short: should the store fail now, the workflow appends the response to its tail.
       const tail = entries.slice(entries.length - (logKeys?.tail.length ?? 0));
-      const sealed = logKeys ? await conversation.sealAfter(sessionId, logKeys.head, [...tail, assistant]) : undefined;
+      const sealing = logKeys
+        ? await keepTrying(
+            () => conversation.sealAfter(sessionId, logKeys.head, [...tail, assistant]),
+            Math.min(Date.now() + responseStoreRetryMs, activityDeadline(startedAt)),
+          )
+        : undefined;
+      const sealed = sealing !== undefined && 'value' in sealing ? sealing.value : undefined;
       const { messages: shownMessages, previewed, omitted, bytes } = shown;
       return {
         response,
@@ -164,12 +186,27 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       };
     },
 
-    storeMessages: ({ sessionId, messages }) => conversation.storeMessages(sessionId, messages),
+    storeMessages: ({ sessionId, store: sessionStore, messages }) =>
+      reportingStoreFailures(async () => {
+        await checkSessionStore(store, sessionStore, sessionId);
+        return conversation.storeMessages(sessionId, messages);
+      }),
 
-    sealLog: ({ sessionId, log }) => conversation.sealTail(sessionId, log),
+    sealLog: ({ sessionId, store: sessionStore, log }) =>
+      reportingStoreFailures(async () => {
+        await checkSessionStore(store, sessionStore, sessionId);
+        return conversation.sealTail(sessionId, log);
+      }),
 
-    async executeTool({ sessionId, turn, interactive, prepared, approved, rulesReadOutput }) {
+    identifyStore: () => reportingStoreFailures(() => readStoreIdentity(store)),
+
+    awaitStore: (input) => awaitStore(store, input),
+
+    async executeTool({ sessionId, store: sessionStore, turn, interactive, prepared, approved, rulesReadOutput }) {
       const context = Context.current();
+      const deadline = activityDeadline(Date.now());
+      // A worker with another store refuses the call before it runs (so it may run elsewhere).
+      await reportingStoreFailures(() => checkSessionStore(store, sessionStore, sessionId));
       const afterAbort = reportLateToolEnd({
         callId: prepared.callId,
         toolName: prepared.toolName,
@@ -182,7 +219,6 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
           prepared,
           approved,
           afterAbort: { ...afterAbort, onStillRunning: () => ((stillRunning = true), afterAbort.onStillRunning()) },
-          offload: { directory: offloadDirectory },
           ...(hooks ? { hooks } : {}),
           context: {
             sessionId,
@@ -203,58 +239,67 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
           outcome.type === 'tool-error' ? outcome.code : 'RETRY',
         );
       }
-      const executed = await storeToolResult(sessionId, outcome, rulesReadOutput);
-      // A call that runs once keeps a record of its outcome, so a completion the server never gets is not lost.
-      if (isRecordedCall(prepared)) {
-        try {
-          await writeToolCallRecord(store, { sessionId, turn, executed });
-        } catch (error) {
+      // The tool ran: from here on no store error fails the call (its result is stored, or reported unstored).
+      const executed = await withHeartbeats(heartbeatIntervalMs, async () => {
+        const result = await storeToolResult({
+          conversation,
+          sessionId,
+          outcome,
+          maxResultSizeChars: registry.get(prepared.toolName)?.maxResultSizeChars ?? Number.POSITIVE_INFINITY,
+          resultOffloadBytes,
+          rulesReadOutput,
+          deadline,
+        });
+        // A call that runs once keeps a record of its outcome, so a completion the server never gets is not lost.
+        if (isRecordedCall(prepared)) {
+          const recorded = await keepTrying(
+            () => writeToolCallRecord(store, { sessionId, turn, executed: result }),
+            deadline,
+          );
           // The outcome still goes to the workflow; only its recovery after a lost completion is off.
-          context.log.warn('could not record the outcome of a tool call', {
-            sessionId,
-            callId: prepared.callId,
-            error: error instanceof Error ? error.message : String(error),
-          });
+          if ('error' in recorded)
+            context.log.warn('could not record the outcome of a tool call', {
+              sessionId,
+              callId: prepared.callId,
+              error: recorded.error.message,
+            });
         }
-      }
+        return result;
+      });
+      if (executed.message === undefined)
+        context.log.warn(
+          `[toolrail] ${prepared.toolName} call ${prepared.callId} ran; its result could not be stored`,
+          {
+            sessionId,
+            error: executed.outcome.type === 'tool-result' ? executed.outcome.storeError : undefined,
+          },
+        );
       return executed;
     },
 
-    async recoverToolCall({ sessionId, turn, callId }) {
-      return { executed: (await readToolCallRecord(store, { sessionId, turn, callId })) ?? null };
-    },
+    recoverToolCall: ({ sessionId, store: sessionStore, turn, callId }) =>
+      reportingStoreFailures(async () => {
+        await checkSessionStore(store, sessionStore, sessionId);
+        try {
+          return { executed: (await readToolCallRecord(store, { sessionId, turn, callId })) ?? null };
+        } catch (error) {
+          // A record that is there but corrupt is never used: the call is reported as one that may or may not have run.
+          if (error instanceof ContentStoreError && error.code === 'CONTENT_CORRUPT')
+            throw ApplicationFailure.nonRetryable(error.message, 'RECORD_UNREADABLE');
+          throw error;
+        }
+      }),
   };
+}
 
-  /**
-   * Stores the result message the model reads and returns what the workflow keeps: the outcome and
-   * the message's reference. The output stays out of the workflow's history (`null`) unless the
-   * rules read it or it is `tool_search`'s (whose result reveals tools): the message holds it. A result whose text passes `resultOffloadBytes` is offloaded: its full text is stored
-   * on its own and the model reads a preview with the reference, so no tool can push a payload past
-   * the server's limits.
-   */
-  async function storeToolResult(
-    sessionId: string,
-    outcome: ToolOutcome,
-    rulesReadOutput: boolean,
-  ): Promise<ExecutedCall> {
-    const full = toolResultMessage(outcome);
-    const fullBytes = utf8ByteLength(full.content);
-    let message: ConversationMessage = full;
-    if (fullBytes > resultOffloadBytes) {
-      const [stored] = await conversation.storeMessages(sessionId, [full]);
-      const preview = previewOf(full.content, offloadPreviewChars);
-      const notice = `Output too large (${fullBytes} bytes): the full output is stored in this session's content store as ${stored?.key ?? 'unknown'}.\nPreview (first ${preview.length} characters):\n${preview}`;
-      message = { ...full, content: notice };
-    }
-    const [ref] = await conversation.storeMessages(sessionId, [message]);
-    if (ref === undefined) throw new Error('the content store returned no reference for the tool result');
-    if (outcome.type === 'tool-error') return { outcome, message: ref };
-    if (!rulesReadOutput && outcome.toolName !== TOOL_SEARCH_NAME)
-      return { outcome: { ...outcome, output: null }, message: ref };
-    if (fullBytes <= resultOffloadBytes) return { outcome, message: ref };
-    const outputText = typeof outcome.output === 'string' ? outcome.output : JSON.stringify(outcome.output);
-    return { outcome: { ...outcome, output: previewOf(outputText, offloadPreviewChars) }, message: ref };
-  }
+/**
+ * When the current activity attempt, started at `startedAt` (epoch milliseconds), must complete by:
+ * its start-to-close timeout, less a margin.
+ */
+function activityDeadline(startedAt: number): number {
+  const { info } = Context.current();
+  const timeout = info.startToCloseTimeoutMs > 0 ? info.startToCloseTimeoutMs : 60_000;
+  return startedAt + timeout - completionMarginMs;
 }
 
 /**

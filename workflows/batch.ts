@@ -12,7 +12,7 @@ import type { PreparedCall, UnapprovedDecision } from '../src/dispatch';
 import { approveToolCallUpdate, checkApproveToolCallInput } from '../src/session';
 import type { ApproveToolCallInput, DispatchedCall } from '../src/session';
 import type { SessionActivities } from '../activities';
-import { traced } from './session';
+import { storeOf, traced, withStore } from './session';
 import type { Session } from './session';
 import type { SessionState } from './session-state';
 import { catalogNames } from './session-state';
@@ -219,9 +219,10 @@ async function runCalls(session: Session, calls: readonly RunnableCall[]): Promi
     let executed: DispatchedCall;
     try {
       const rulesReadOutput = readsOutput(state.rules, toolName);
-      const input = { sessionId, turn, interactive, prepared, approved, rulesReadOutput };
-      const execute = executeToolActivity(prepared);
-      executed = await running.scope.run(() => traced(session, callId, () => execute(input)));
+      const input = { sessionId, ...storeOf(state), turn, interactive, prepared, approved, rulesReadOutput };
+      // A store failure of the tool activity means the call did not run: it runs once the store is back.
+      const run = () => withStore(session, () => traced(session, callId, () => executeToolActivity(prepared)(input)));
+      executed = await running.scope.run(run);
       if (executed.outcome.type === 'tool-error') abortSiblings(prepared);
     } catch (error) {
       const byInterrupt = running.interrupted;
@@ -236,8 +237,7 @@ async function runCalls(session: Session, calls: readonly RunnableCall[]): Promi
     return executed;
   };
   // A call alone needs no batch around it (no sibling to abort): one scope and one promise fewer.
-  const [only] = calls;
-  if (calls.length === 1 && only !== undefined) return [await runOne(only)];
+  if (calls.length === 1 && calls[0] !== undefined) return [await runOne(calls[0])];
   batch.scope = new CancellationScope();
   return batch.scope.run(() => Promise.all(calls.map(runOne)));
 }

@@ -1,14 +1,17 @@
-import { proxyLocalActivities } from '@temporalio/workflow';
 import type { CancellationScope } from '@temporalio/workflow';
 import { visibleToolMask } from '../src/dispatch';
 import { conversationLogKeys, segmentEntries } from '../src/session';
 import type { MessageRef, SessionEvent } from '../src/session';
 import type { ConversationMessage } from '../src/models';
-import type { CallModelInput, SessionActivities } from '../activities';
+import type { CallModelInput } from '../activities';
 import { applyEvent, catalogNames } from './session-state';
 import type { SessionState } from './session-state';
 import type { SessionSpans } from './session-spans';
 import type { SessionView, TranscriptView } from './session-views';
+import { contentWrites, storeOf } from './wait-for-store';
+
+// Every content-store operation of the session waits for the store while it fails (`wait-for-store.ts`).
+export { storeOf, withStore } from './wait-for-store';
 
 /** What runs now and can be cancelled: the model call, and each running tool call. Runtime handles, not state. */
 export interface SessionScopes {
@@ -55,11 +58,13 @@ export function traced<T>(session: Session, key: string, schedule: () => T): T {
 }
 
 // The workflow's side of the content store: it writes messages and seals the conversation log's
-// tail through local activities, whose inputs never enter the history (only the references they return).
+// tail through local activities, whose inputs never enter the history (only the references they
+// return); while the store fails, the session waits for it.
 
 /** Writes messages to the content store and returns their references, in order. */
 export function storeMessages(session: Session, messages: ConversationMessage[]): Promise<MessageRef[]> {
-  return contentActivities.storeMessages({ sessionId: session.state.sessionId, messages });
+  const { state } = session;
+  return contentWrites(session).storeMessages({ sessionId: state.sessionId, ...storeOf(state), messages });
 }
 
 /**
@@ -73,8 +78,10 @@ export function sealLogIfFull(session: Session): Promise<void> | undefined {
 }
 
 async function sealLog(session: Session): Promise<void> {
-  const { sessionId, log } = session.state;
-  session.emit({ type: 'log_sealed', log: await contentActivities.sealLog({ sessionId, log }) });
+  const { state } = session;
+  const { sessionId, log } = state;
+  const sealed = await contentWrites(session).sealLog({ sessionId, ...storeOf(state), log });
+  session.emit({ type: 'log_sealed', log: sealed });
 }
 
 /** Stores the queued messages that are still inline text, so continue-as-new carries references only. */
@@ -94,11 +101,6 @@ export async function storeQueuedMessages(session: Session): Promise<void> {
     session.emit({ type: 'messages_stored', stored });
   }
 }
-
-const contentActivities = proxyLocalActivities<SessionActivities>({
-  startToCloseTimeout: 60_000,
-  retry: { maximumAttempts: 10, initialInterval: 500, backoffCoefficient: 2, maximumInterval: 10_000 },
-});
 
 /**
  * The model call's input: the conversation by the keys of its newest segment and of the messages
@@ -128,6 +130,7 @@ export function modelCallInput(state: SessionState, visible: readonly string[], 
       };
   return {
     sessionId: state.sessionId,
+    ...storeOf(state),
     turn: state.turnIndex,
     settings: state.input.model,
     ...(state.input.systemPrompt ? { system: state.input.systemPrompt } : {}),

@@ -14,7 +14,7 @@ import type { RunEndReason } from '../src/session';
 import { previewOf } from '../src/kernel';
 import type { CallModelResult, CatalogChangedResult, SessionActivities } from '../activities';
 import { runBatch } from './batch';
-import { modelCallInput, sealLogIfFull, storeMessages, traced } from './session';
+import { modelCallInput, sealLogIfFull, storeMessages, traced, withStore } from './session';
 
 import type { Session } from './session';
 import { catalogNames } from './session-state';
@@ -172,7 +172,8 @@ async function callModelInterruptibly(
   try {
     const { callModel } = modelActivities(state.limits.modelTimeoutMs);
     const input = modelCallInput(state, visible, inline);
-    return await scope.run(() => traced(session, 'model', () => callModel(input)));
+    // The model call reads the conversation from the content store: while the store fails, it waits (an interrupt still ends it).
+    return await scope.run(() => withStore(session, () => traced(session, 'model', () => callModel(input))));
   } catch (error) {
     if (isCancellation(error) && state.interrupt) return { interrupted: true };
     const cause = error instanceof ActivityFailure ? error.cause : error;
