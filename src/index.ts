@@ -112,8 +112,25 @@ export type { ToolrailWorkerModule } from './worker';
 
 // The client and the session handle.
 export { ToolrailClient } from './client';
-export type { StartSessionOptions, SessionListing } from './client';
+export type { StartSessionOptions, SessionListing, SendOrStartOptions } from './client';
 export { SessionHandle } from './client';
+// The live feed: a session's events as they happen, and the reply to a message.
+export { FeedGapError, SentMessage } from './client';
+export type { RunReply, SessionEventsOptions } from './client';
+export type {
+  FeedApproval,
+  FeedCall,
+  FeedEvent,
+  FeedEventOf,
+  FeedEventType,
+  FeedPage,
+  FeedReason,
+  FeedRequest,
+  FeedResult,
+  FeedValue,
+  ModelTextInput,
+  SentUserMessage,
+} from './session';
 // The session's signals, updates and queries, for a plain Temporal client.
 export {
   interruptSignal,
@@ -124,6 +141,8 @@ export {
   ruleStateQuery,
   transcriptQuery,
   statusQuery,
+  feedQuery,
+  modelTextSignal,
 } from './session';
 export type { InterruptInput, UserMessageInput, ApproveToolCallInput } from './session';
 export type { SessionInput, SessionLimits, SiblingAbort } from './session';

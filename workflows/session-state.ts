@@ -203,6 +203,7 @@ export function applyEvent(state: SessionState, event: SessionEvent): void {
       s.status = event.status;
       return;
     case 'tools_narrowed':
+    case 'model_text':
     case 'model_call_failed':
     case 'notice':
     case 'continued_as_new':

@@ -3,5 +3,9 @@
  * @module
  */
 export { ToolrailClient } from './toolrail-client';
-export type { SessionListing, StartSessionOptions } from './toolrail-client';
+export type { SendOrStartOptions, SessionListing, StartSessionOptions } from './toolrail-client';
 export { SessionHandle } from './session-handle';
+export { FeedGapError, followSessionFeed } from './session-feed';
+export type { SessionEventsOptions } from './session-feed';
+export { SentMessage } from './sent-message';
+export type { RunReply } from './sent-message';

@@ -6,6 +6,7 @@ import type { PreparedCall, ToolErrorOutcome } from '../dispatch';
 import { DEFAULT_MAX_TOOL_CONCURRENCY } from '../kernel';
 import type { SessionCounters } from './session-counters';
 import type { TranscriptEntry } from './session-views';
+import type { CarriedFeed } from './feed-messages';
 
 export type { SessionCounters };
 
@@ -72,6 +73,8 @@ export interface CarriedSessionState {
   turnsInRun: number;
   /** The turn in progress, when the boundary fell between its model call and its last batch. */
   turn?: CarriedTurn;
+  /** The live feed's next offset and newest events (absent in runs continued by a version without a feed). */
+  feed?: CarriedFeed;
 }
 
 /** A turn continue-as-new interrupted: its calls that have no outcome yet, in call order. */
