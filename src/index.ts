@@ -106,6 +106,7 @@ export type { ContentStore, ContentRef } from './store';
 // Workers.
 export { createWorker } from './worker';
 export type { CreateWorkerOptions } from './worker';
+export type { ModelTextDelta } from '../activities';
 export { bundleSessionWorkflows } from './worker';
 export { workflowsPath } from './worker';
 export type { ToolrailWorkerModule } from './worker';

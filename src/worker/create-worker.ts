@@ -2,7 +2,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Worker } from '@temporalio/worker';
 import type { NativeConnection, WorkerOptions, WorkflowBundle } from '@temporalio/worker';
-import { createSessionActivities } from '../../activities';
+import { createModelTextFeed, createSessionActivities } from '../../activities';
+import type { ModelTextDelta } from '../../activities';
 import type { ModelAdapter } from '../models';
 import type { ToolHooks, AnyTool } from '../tools';
 import { ToolRegistry } from '../tools';
@@ -29,6 +30,17 @@ export interface CreateWorkerOptions {
   /** Directory for oversized tool results. Defaults to `<tmp>/toolrail-results`. */
   offloadDirectory?: string;
   hooks?: ToolHooks;
+  /**
+   * Called with each piece of a model's text as it arrives (a streamed call): for your own live
+   * views. It must not throw or block (a throw is logged and ignored).
+   */
+  onModelTextDelta?: (event: ModelTextDelta) => void;
+  /**
+   * Streamed model text in the sessions' live feeds (`text_delta` events): batched into one signal
+   * to the session per `intervalMs` of streaming (default 500), each one event and one workflow
+   * task in its history; text that arrives whole at the end of a call sends none. `false` turns it off.
+   */
+  feedText?: false | { intervalMs?: number };
   /**
    * Where sessions' conversations live: a `ContentStore`, or a spec for `openContentStore` (a
    * directory path or a `postgres://` URL). Defaults to `TOOLRAIL_CONTENT_STORE`, else the embedded
@@ -79,6 +91,8 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
       offloadDirectory: options.offloadDirectory ?? path.join(os.tmpdir(), 'toolrail-results'),
       ...(options.env ? { env: options.env } : {}),
       ...(options.hooks ? { hooks: options.hooks } : {}),
+      ...(options.onModelTextDelta ? { onModelTextDelta: options.onModelTextDelta } : {}),
+      ...(options.feedText === false ? {} : { textFeed: createModelTextFeed(options.feedText ?? {}) }),
       ...(options.toolAbortGraceMs === undefined ? {} : { toolAbortGraceMs: options.toolAbortGraceMs }),
       ...(options.resultOffloadBytes === undefined ? {} : { resultOffloadBytes: options.resultOffloadBytes }),
     }),

@@ -122,6 +122,46 @@ describe('the live feed of a session', () => {
     );
   });
 
+  it('shows the text of a streaming model call as it is written: the subscriber interrupts the call it sees writing', async () => {
+    const probe = new ToolProbe();
+    const model = createScriptedModel([
+      textResponse('Thinking about it for a very long time', { delayMs: 600_000 }),
+      textResponse('Stopped, as asked.'),
+    ]);
+    await withSessionWorker(
+      { connections, tools: toolsFor(probe), scriptedModels: { ops: model } },
+      async ({ client }) => {
+        const session = await client.startSession({
+          sessionId: uniqueName('feed-text'),
+          rules: noRules,
+          model: { provider: 'scripted', model: 'ops' },
+          firstMessage: 'Think.',
+        });
+        const events: FeedEvent[] = [];
+        for await (const event of session.events()) {
+          events.push(event);
+          // The call answers only after ten minutes: text seen now was streamed while it runs.
+          if (event.type === 'text_delta') await session.interrupt('Stop and answer.');
+          if (event.type === 'run_ended' && event.run === 2) break;
+        }
+        const texts = events.filter((event) => event.type === 'text_delta');
+        expect(texts).toEqual([expect.objectContaining({ turn: 0, attempt: 1, text: 'Thinking ' })]);
+        expect(events.filter((event) => event.type === 'run_ended').map((event) => event.reason)).toEqual([
+          'interrupted',
+          'answered',
+        ]);
+        // One signal carried the streamed text; the second answer, not streamed over time, sent none.
+        const history = await readSessionHistory(session);
+        expect(history.events.filter((event) => event.type === 'WORKFLOW_EXECUTION_SIGNALED')).toEqual([
+          expect.objectContaining({ attributes: expect.objectContaining({ signalName: 'modelText' }) }),
+          expect.objectContaining({ attributes: expect.objectContaining({ signalName: 'interrupt' }) }),
+        ]);
+        await session.end();
+        await session.result();
+      },
+    );
+  });
+
   it('starts a session on the first sendOrStart and appends to it on the next, and refuses an ended one', async () => {
     const probe = new ToolProbe();
     const model = createScriptedModel([textResponse('Hello.'), textResponse('Still here.')]);
