@@ -116,8 +116,8 @@ export { ToolrailClient } from './client';
 export type { StartSessionOptions, SessionListing, SendOrStartOptions } from './client';
 export { SessionHandle } from './client';
 // The live feed: a session's events as they happen, and the reply to a message.
-export { FeedGapError, SentMessage } from './client';
-export type { RunReply, SessionEventsOptions } from './client';
+export { FeedGapError, SentMessage, uiMessageChunker } from './client';
+export type { RunReply, SessionEventsOptions, UIMessageChunk, UIMessageChunkerOptions } from './client';
 export type {
   FeedApproval,
   FeedCall,
@@ -164,7 +164,7 @@ export { readTranscript } from './tracing';
 export { recordedTrace } from './tracing';
 export type { ReadToolContent } from './tracing';
 export { SessionStatus } from './session';
-export { renderTranscriptEntry } from './cli';
+export { renderFeedEvent, renderTranscriptEntry } from './cli';
 export { toolrailSearchAttributes } from './session';
 
 // The dev server.

@@ -9,3 +9,5 @@ export { FeedGapError, followSessionFeed } from './session-feed';
 export type { SessionEventsOptions } from './session-feed';
 export { SentMessage } from './sent-message';
 export type { RunReply } from './sent-message';
+export { uiMessageChunker } from './ui-message-chunks';
+export type { UIMessageChunk, UIMessageChunkerOptions } from './ui-message-chunks';

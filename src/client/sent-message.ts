@@ -23,7 +23,7 @@ export interface MessageSession {
   readonly sessionId: string;
   events(options?: SessionEventsOptions): AsyncIterable<FeedEvent>;
   /** The whole text of a stored assistant message, or `undefined` when the client has no content store. */
-  readAnswer(ref: ContentRef): Promise<string | undefined>;
+  readText(ref: ContentRef): Promise<string | undefined>;
 }
 
 /**
@@ -64,7 +64,7 @@ export class SentMessage {
       if (event.type === 'model_responded' && event.text !== undefined)
         answer = { text: event.text, ref: event.message };
       if (event.type === 'run_ended') {
-        const whole = answer && (await this.#session.readAnswer(answer.ref));
+        const whole = answer && (await this.#session.readText(answer.ref));
         return {
           run,
           reason: event.reason,

@@ -61,7 +61,7 @@ export class SessionHandle {
       {
         sessionId: this.sessionId,
         events: (options) => this.events(options),
-        readAnswer: (ref) => this.#readAnswer(ref),
+        readText: (ref) => this.readText(ref),
       },
       { offset, queuedBefore },
     );
@@ -130,7 +130,11 @@ export class SessionHandle {
     await this.workflow.signal(endSessionSignal);
   }
 
-  #readAnswer(ref: ContentRef): Promise<string | undefined> {
+  /**
+   * The whole text of one of the session's stored model answers (e.g. a feed event's `message`), or
+   * `undefined` when the client has no content store (`contentStore` of the `ToolrailClient`).
+   */
+  readText(ref: ContentRef): Promise<string | undefined> {
     return readAssistantText(this.#contentStore, this.sessionId, ref);
   }
 
