@@ -44,14 +44,19 @@ describe('the packed package in a new project', () => {
     if (workDir !== undefined) rmSync(workDir, { recursive: true, force: true });
   });
 
-  it('runs a scripted session to its end from a plain-Node ESM script', async () => {
+  it('runs a scripted session to its end from a plain-Node ESM script, following its live feed', async () => {
     const stdout = await command(process.execPath, ['run-session.mjs'], app);
     const result = JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as {
       status: { status: string; counters: { toolCalls: number } };
       ruleState: { rules: { counts: { tool: string; count: number }[] } };
+      feed: string[];
     };
     expect(result.status).toMatchObject({ status: 'completed', counters: { toolCalls: 1 } });
     expect(result.ruleState.rules.counts).toEqual([expect.objectContaining({ tool: 'look_up_order', count: 1 })]);
+    expect(result.feed).toEqual(
+      expect.arrayContaining(['run_started', 'verdict', 'tool_started', 'tool_ended', 'run_ended']),
+    );
+    expect(result.feed.at(-1)).toBe('session_ended');
   });
 
   it('typechecks a TypeScript consumer against the shipped types', async () => {
