@@ -19,7 +19,6 @@ import type {
   ModelTextInput,
   SessionEvent,
 } from '../src/session';
-import type { Session } from './session';
 import type { SessionState } from './session-state';
 import type { SessionView } from './session-views';
 import { workflowNow } from './workflow-now';
@@ -144,7 +143,7 @@ export function feedView(carried: CarriedFeed | undefined, queuedMessages: numbe
  * The feed's query and the text deltas' signal. The query refuses a malformed request; a malformed
  * `modelText` signal (it comes from the worker, not a user) is dropped with a worker log line.
  */
-export function installFeedHandlers(session: Session): void {
+export function installFeedHandlers(session: { readonly feed: SessionFeed; emit(event: SessionEvent): void }): void {
   setHandler(feedQuery, (request) => session.feed.read(checkFeedRequest(request)), {
     description:
       'The live feed: { from, maxBytes? } → { events, next, oldest, end }. Offsets count the whole session, across continue-as-new.',

@@ -10,7 +10,6 @@ import {
   type CreateWorkerOptions,
   type SessionRuleStateView,
   type StartSessionOptions,
-  type FeedEvent,
   type RunReply,
   FeedGapError,
   uiMessageChunker,
@@ -48,8 +47,7 @@ export async function replyAndChunks(client: ToolrailClient, sessionId: string):
   const chunksOf = uiMessageChunker({ sessionId, readText: (ref) => session.readText(ref) });
   let chunks = 0;
   try {
-    for await (const event of session.events({ from: 0 }) as AsyncIterable<FeedEvent>)
-      chunks += (await chunksOf(event)).length;
+    for await (const event of session.events({ from: 0 })) chunks += (await chunksOf(event)).length;
   } catch (error) {
     if (!FeedGapError.isInstance(error)) throw error;
   }
