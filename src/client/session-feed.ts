@@ -64,32 +64,37 @@ export async function* followSessionFeed(
   if (!Number.isSafeInteger(from) || from < 0) throw new RangeError(`from must be a non-negative integer, got ${from}`);
   const feed = new FeedReader(client, sessionId, signal);
   let offset = from;
-  let runId: string | undefined = (await feed.retrying(() => client.getHandle(sessionId).describe())).runId;
-  while (runId !== undefined && !feed.aborted) {
-    const history = feed.history(runId);
-    let previousRunId: string | undefined;
-    let nextRunId: string | undefined;
-    for (;;) {
-      const batch = await history.next();
-      if (batch === undefined) return; // aborted
-      for (const event of batch.events) {
-        previousRunId ??= event.workflowExecutionStartedEventAttributes?.continuedExecutionRunId ?? undefined;
-        nextRunId ??= event.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
-      }
-      // The feed changes only in workflow tasks: read it once one has completed (then it is durable).
-      // A run that continued as new is not read: the next run holds its newest events (and reads it if need be).
-      const changed = batch.events.some((event) => event.workflowTaskCompletedEventAttributes != null);
-      if (nextRunId === undefined && (changed || batch.closed)) {
-        for await (const event of feed.drain(runId, offset, previousRunId)) {
-          if (feed.aborted) return;
-          offset = event.offset + 1;
-          yield event;
+  try {
+    let runId: string | undefined = (await feed.retrying(() => client.getHandle(sessionId).describe())).runId;
+    while (runId !== undefined && !feed.aborted) {
+      const history = feed.history(runId);
+      let previousRunId: string | undefined;
+      let nextRunId: string | undefined;
+      for (;;) {
+        const batch = await history.next();
+        if (batch === undefined) return; // aborted
+        for (const event of batch.events) {
+          previousRunId ||= event.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
+          nextRunId ||= event.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId || undefined;
         }
+        // The feed changes only in workflow tasks: read it once one has completed (then it is durable).
+        // A run that continued as new is not read: the next run holds its newest events (and reads it if need be).
+        const changed = batch.events.some((event) => event.workflowTaskCompletedEventAttributes != null);
+        if (nextRunId === undefined && (changed || batch.closed)) {
+          for await (const event of feed.drain(runId, offset, previousRunId)) {
+            if (feed.aborted) return;
+            offset = event.offset + 1;
+            yield event;
+          }
+        }
+        if (batch.closed) break;
       }
-      if (batch.closed) break;
+      // A continued run goes on in the next one (which holds the newest events again); any other end ends the feed.
+      runId = nextRunId;
     }
-    // A continued run goes on in the next one (which holds the newest events again); any other end ends the feed.
-    runId = nextRunId;
+  } catch (error) {
+    // An abort ends the iteration quietly, whatever call it cut short.
+    if (!feed.aborted) throw error;
   }
 }
 

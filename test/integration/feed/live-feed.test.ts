@@ -92,12 +92,14 @@ describe('the live feed of a session', () => {
     );
   });
 
-  it("lets an app await the reply to each message it sends, and refuses to subscribe past the feed's end", async () => {
+  it("lets an app await the reply to each message it sends, one sent mid-run included, and refuses to subscribe past the feed's end", async () => {
     const probe = new ToolProbe();
     const model = createScriptedModel([
-      toolCallResponse('check', {}, { id: 'check_1' }),
+      toolCallResponse('check', { answer: 'all checks pass' }, { id: 'check_1' }),
       textResponse('All checks pass.'),
-      textResponse('Second answer.'),
+      toolCallResponse('check', { hold: true }, { id: 'check_2' }),
+      // No further turn in run 2: the message queued meanwhile ends it after check_2.
+      textResponse('Answer to the message sent mid-run.'),
     ]);
     await withSessionWorker(
       { connections, tools: toolsFor(probe), scriptedModels: { ops: model } },
@@ -110,8 +112,16 @@ describe('the live feed of a session', () => {
         const first = await session.send('Run the checks.');
         expect(first).toMatchObject({ offset: 0, queuedBefore: 0 });
         await expect(first.reply()).resolves.toMatchObject({ run: 1, reason: 'answered', answer: 'All checks pass.' });
-        const second = await session.send('And now?');
-        await expect(second.reply()).resolves.toMatchObject({ run: 2, reason: 'answered', answer: 'Second answer.' });
+        // A message sent while a run is busy ends that run at its next turn and gets a run of its own.
+        const second = await session.send('Check again.');
+        await probe.started('check_2');
+        const third = await session.send('Stop checking and tell me.');
+        expect(third.queuedBefore).toBe(0);
+        probe.release('check_2');
+        const [secondReply, thirdReply] = await Promise.all([second.reply(), third.reply()]);
+        expect(secondReply).toMatchObject({ run: 2, reason: 'new_message' });
+        expect(secondReply.answer).toBeUndefined();
+        expect(thirdReply).toMatchObject({ run: 3, reason: 'answered', answer: 'Answer to the message sent mid-run.' });
         // The reply of an earlier message is still known afterwards.
         await expect(first.reply()).resolves.toMatchObject({ run: 1 });
         const tooFar = session.events({ from: 10_000 })[Symbol.asyncIterator]().next();
