@@ -152,10 +152,22 @@ describe('the toolrail CLI', () => {
     const sent = await runCli(['send', sessionId, ...firstMessage.split(' '), ...connection()]);
     expect(sent.stderr).toBe('');
     expect(sent.code).toBe(0);
-    expect(sent.stdout).toBe(`sent to ${sessionId}\n`);
+    expect(sent.stdout).toBe(`sent to ${sessionId} (feed offset 0)\n`);
     const state = await untilApprovalPending(session);
     expect(state.pendingApprovals.map((approval) => approval.toolName)).toEqual(['issue_refund']);
     expect((await session.transcript())[0]).toMatchObject({ kind: 'user', turn: 0, text: firstMessage });
+  });
+
+  it('send --wait: prints how the run the message started ended, and the answer', async () => {
+    const { sessionId, session } = await startEndedRun();
+    const sent = await runCli(['send', sessionId, 'Thanks!', '--wait', ...connection()]);
+    expect(sent.stderr).toBe('');
+    expect(sent.code).toBe(0);
+    const status = await session.status();
+    expect(sent.stdout).toBe(
+      `sent to ${sessionId} (feed offset ${await feedOffsetOfLastMessage(session)})\nrun 2 ended: answered\nAll done: ORD-1001 is refunded and the ticket is closed.\n`,
+    );
+    expect(status.lastRunEnd).toBe('answered');
   });
 
   it('state: prints visible tools, hidden tools with reasons, counts and the pending approval as a table', async () => {
@@ -408,6 +420,17 @@ function untilApprovalPending(session: SessionHandle): Promise<SessionRuleStateV
     (s) => s.pendingApprovals.length > 0,
     { timeoutMs: 60_000 },
   );
+}
+
+/** The feed offset of the session's latest `message_received` event. */
+async function feedOffsetOfLastMessage(session: SessionHandle): Promise<number> {
+  let offset = -1;
+  const stop = new AbortController();
+  for await (const event of session.events({ signal: stop.signal })) {
+    if (event.type === 'message_received') offset = event.offset;
+    if (event.type === 'run_ended' && event.run === 2) stop.abort();
+  }
+  return offset;
 }
 
 /** Waits until the session's run ended and the session waits for a message again. */

@@ -4,21 +4,29 @@ import { connectionFlags, connectionFlagsHelp } from '../connection/connection-f
 import { parseCommandArgs } from '../parse-command-args';
 import { withClient } from '../with-client';
 
-const usage = `Usage: toolrail send SESSION_ID TEXT [connection flags]
+const usage = `Usage: toolrail send SESSION_ID TEXT [--wait] [connection flags]
 
-Sends a user message. It starts a run now, or after the tools running now have finished.
+Sends a user message. It starts a run now, or after the tools running now have finished. Prints
+the message's offset in the session's live feed (\`toolrail follow SESSION_ID --from N\`).
+  --wait   wait until the run the message started has ended; print how it ended and the model's answer
 
 ${connectionFlagsHelp}`;
 
 /** `toolrail send`: a user message to a session. */
 export const sendCommand: CliCommand = {
-  summary: 'send a user message to a session',
+  summary: 'send a user message to a session (--wait: and print the answer)',
   async run(argv) {
-    const parsed = parseCommandArgs('send', argv, connectionFlags, usage, 2);
+    const parsed = parseCommandArgs('send', argv, { ...connectionFlags, wait: { type: 'boolean' } }, usage, 2);
     if (!parsed.ok) return parsed.exitCode;
     const [sessionId = '', ...words] = parsed.positionals;
-    await withClient(parsed.values, ({ toolrail }) => toolrail.getSession(sessionId).send(words.join(' ')));
-    process.stdout.write(`sent to ${sessionId}\n`);
+    await withClient(parsed.values, async ({ toolrail }) => {
+      const message = await toolrail.getSession(sessionId).send(words.join(' '));
+      process.stdout.write(`sent to ${sessionId} (feed offset ${message.offset})\n`);
+      if (!parsed.values.wait) return;
+      const reply = await message.reply();
+      process.stdout.write(`run ${reply.run} ended: ${reply.reason}${reply.detail ? ` (${reply.detail})` : ''}\n`);
+      if (reply.answer !== undefined) process.stdout.write(`${reply.answer}\n`);
+    });
     return ExitCode.ok;
   },
 };
