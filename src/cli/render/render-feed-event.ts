@@ -33,7 +33,8 @@ export function renderFeedEvent(event: FeedEvent): string | undefined {
     case 'run_started':
       return `${at} run ${event.run} begins: ${shorten(event.message.preview)}`;
     case 'tools_narrowed': {
-      const hidden = event.hidden.map(({ tool, reasons }) => `${tool} (${reasonsText(reasons)})`);
+      // Hidden tools by name and reason code (the verdicts spell reasons out in full).
+      const hidden = event.hidden.map(({ tool, reasons }) => `${tool} [${reasons.map(({ code }) => code).join(', ')}]`);
       return `${at} visible tools: ${event.visible.join(', ') || '(none)'}${hidden.length ? `; hidden: ${hidden.join('; ')}` : ''}`;
     }
     case 'model_call_started':
