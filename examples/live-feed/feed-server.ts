@@ -16,6 +16,11 @@
 import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
+import {
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+} from '@temporalio/client';
 import { uiMessageChunker } from 'toolrail';
 import type { SendOrStartOptions, ToolrailClient } from 'toolrail';
 
@@ -41,9 +46,9 @@ const sseHeaders = {
 export function createFeedServer({ toolrail, startOptions, keepAliveMs = 15_000 }: FeedServerOptions): http.Server {
   return http.createServer((request, response) => {
     route(request, response).catch((error: unknown) => {
-      const message = error instanceof Error ? error.message : String(error);
-      if (!response.headersSent) sendJson(response, 500, { error: message });
-      else response.end();
+      if (response.headersSent) return void response.end();
+      const { status, message } = failureOf(error);
+      sendJson(response, status, { error: message });
     });
   });
 
@@ -131,6 +136,20 @@ export function createFeedServer({ toolrail, startOptions, keepAliveMs = 15_000 
   }
 }
 
+/** The HTTP status and message of a failed request: the session's refusal (400), no session (404), an ended one (409). */
+function failureOf(error: unknown): { status: number; message: string } {
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof WorkflowUpdateFailedError)
+    return { status: 400, message: error.cause instanceof Error ? error.cause.message : message };
+  if (error instanceof SyntaxError || error instanceof BadRequest) return { status: 400, message };
+  if (error instanceof WorkflowNotFoundError) return { status: 404, message };
+  if (error instanceof WorkflowExecutionAlreadyStartedError) return { status: 409, message: 'this session has ended' };
+  return { status: 500, message };
+}
+
+/** A request the server cannot take (its body). */
+class BadRequest extends Error {}
+
 function sendJson(response: http.ServerResponse, status: number, body: unknown): void {
   response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
@@ -140,10 +159,10 @@ async function readJson(request: http.IncomingMessage): Promise<Record<string, u
   let text = '';
   for await (const chunk of request) {
     text += String(chunk);
-    if (text.length > 1_048_576) throw new Error('the request body is over 1 MiB');
+    if (text.length > 1_048_576) throw new BadRequest('the request body is over 1 MiB');
   }
   if (text.trim() === '') return {};
   const value = JSON.parse(text) as unknown;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('send a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new BadRequest('send a JSON object');
   return value as Record<string, unknown>;
 }

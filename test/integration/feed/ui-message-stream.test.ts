@@ -99,6 +99,16 @@ describe("a session's feed as the AI SDK's UI message stream", () => {
           });
           expect(data('data-run-ended')).toEqual([{ run: 1, reason: 'answered' }]);
           expect(parts.filter((part) => part.type === 'step-start')).toHaveLength(4);
+
+          // What the route refuses, it says why: the session's own refusal, and a session that does not exist.
+          const empty = await fetch(`${server.url}/sessions/${sessionId}/messages`, {
+            method: 'POST',
+            body: JSON.stringify({ text: '  ' }),
+          });
+          expect(empty.status).toBe(400);
+          expect(await empty.json()).toEqual({ error: 'the message is empty' });
+          const unknown = await fetch(`${server.url}/sessions/${uniqueName('no-such-session')}/stream`);
+          expect(unknown.status).toBe(404);
           await client.getSession(sessionId).end();
         } finally {
           await server.close();
