@@ -85,6 +85,8 @@ export function createModelTextFeed({
               if (unconfirmed === batch) unconfirmed = undefined;
             },
             (error: unknown) => {
+              // Once the call has settled, a signal cut short with it is not missed: the answer carries the text.
+              if (ended) return;
               log.warn('[toolrail] a text signal to the session failed; it is sent again', {
                 sessionId,
                 turn,

@@ -62,7 +62,7 @@ function openSession(input: SessionInput): Session {
   const state = createSessionState(workflowInfo().workflowId, input, rules, limits);
   const ui = temporalUiView();
   const transcript = transcriptView(input.carried?.transcript ?? []);
-  const feed = feedView(input.carried?.feed, state.queuedMessages.length);
+  const feed = feedView(input.carried?.feed, state.queuedMessages.length, limits.feedWindowBytes);
   const session = createSession(state, { transcript, feed }, [ui.onEvent], sessionSpans());
   installHandlers(session);
   installFeedHandlers(session);

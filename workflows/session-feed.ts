@@ -5,7 +5,6 @@ import {
   feedQuery,
   maxCarriedFeedBytes,
   maxFeedPageBytes,
-  maxFeedWindowBytes,
   maxModelTextBytes,
   modelTextSignal,
   undecodableEncoding,
@@ -25,7 +24,7 @@ import { workflowNow } from './workflow-now';
 
 /**
  * The live feed: a view of the session's events, numbered for the whole session. The workflow run
- * holds its newest events (a window of at most `maxFeedWindowBytes`) for the `feed` query, and
+ * holds its newest events (a window of at most `limits.feedWindowBytes`) for the `feed` query, and
  * continue-as-new carries the offset and the newest of them on. Subscribers read it with queries,
  * which never touch the history (see `src/client/session-feed.ts`).
  */
@@ -40,12 +39,13 @@ export interface SessionFeed {
 }
 
 /**
- * The feed view, going on from what continue-as-new carried. `queuedMessages` is the length of the
- * session's queue now: messages queued by a version without a feed count as queued at an unknown offset.
+ * The feed view, going on from what continue-as-new carried, holding at most `windowBytes` of events.
+ * `queuedMessages` is the length of the session's queue now: messages queued by a version without
+ * a feed count as queued at an unknown offset.
  */
-export function feedView(carried: CarriedFeed | undefined, queuedMessages: number): SessionFeed {
+export function feedView(carried: CarriedFeed | undefined, queuedMessages: number, windowBytes: number): SessionFeed {
   const window: { event: FeedEvent; bytes: number }[] = [];
-  let windowBytes = 0;
+  let heldBytes = 0;
   let next = carried?.next ?? 0;
   // The offset of the event that queued each queued message, in queue order (as applyEvent keeps the queue).
   const queued: (number | null)[] = carried?.queued
@@ -57,8 +57,8 @@ export function feedView(carried: CarriedFeed | undefined, queuedMessages: numbe
   const keep = (event: FeedEvent): void => {
     const bytes = sizeOf(event);
     window.push({ event, bytes });
-    windowBytes += bytes;
-    while (windowBytes > maxFeedWindowBytes && window.length > 1) windowBytes -= window.shift()?.bytes ?? 0;
+    heldBytes += bytes;
+    while (heldBytes > windowBytes && window.length > 1) heldBytes -= window.shift()?.bytes ?? 0;
   };
   for (const event of carried?.window ?? []) keep(event);
   const append = (body: FeedEventBody, state: SessionState): number => {

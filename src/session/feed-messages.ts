@@ -47,8 +47,8 @@ export const modelTextSignal = defineSignal<[ModelTextInput]>('modelText');
 /** Largest page the `feed` query returns, in UTF-8 bytes of JSON. */
 export const maxFeedPageBytes = 131_072;
 
-/** Most feed events a workflow run holds for the `feed` query, in UTF-8 bytes of JSON; older ones are dropped first. */
-export const maxFeedWindowBytes = 524_288;
+/** Default of `limits.feedWindowBytes`: feed events a workflow run holds for the `feed` query, in UTF-8 bytes of JSON. */
+export const defaultFeedWindowBytes = 524_288;
 
 /** Most feed events continue-as-new carries into the next run, in UTF-8 bytes of JSON (the newest ones). */
 export const maxCarriedFeedBytes = 16_384;

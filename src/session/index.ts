@@ -76,7 +76,7 @@ export {
   feedQuery,
   maxCarriedFeedBytes,
   maxFeedPageBytes,
-  maxFeedWindowBytes,
+  defaultFeedWindowBytes,
   maxModelTextBytes,
   modelTextSignal,
 } from './feed-messages';

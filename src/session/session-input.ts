@@ -6,6 +6,7 @@ import type { PreparedCall, ToolErrorOutcome } from '../dispatch';
 import { DEFAULT_MAX_TOOL_CONCURRENCY } from '../kernel';
 import type { SessionCounters } from './session-counters';
 import type { TranscriptEntry } from './session-views';
+import { defaultFeedWindowBytes } from './feed-messages';
 import type { CarriedFeed } from './feed-messages';
 
 export type { SessionCounters };
@@ -38,6 +39,11 @@ export interface SessionLimits {
   maxUserMessageBytes?: number;
   /** Continue as new once this workflow run's history passes this many bytes. Defaults to 524 288 (512 KiB). */
   continueAsNewAtHistoryBytes?: number;
+  /**
+   * Feed events one workflow run holds for its subscribers (the newest; older ones are read from
+   * earlier runs), in UTF-8 bytes of JSON: memory in the worker, never history. Defaults to 524 288 (512 KiB).
+   */
+  feedWindowBytes?: number;
 }
 
 /** Everything a session starts from. Plain JSON: it is the workflow's input. */
@@ -128,5 +134,6 @@ export function resolveSessionLimits(
     closeWhenIdle: limits.closeWhenIdle ?? interactive === false,
     maxUserMessageBytes: limits.maxUserMessageBytes ?? 1_048_576,
     continueAsNewAtHistoryBytes: limits.continueAsNewAtHistoryBytes ?? 524_288,
+    feedWindowBytes: limits.feedWindowBytes ?? defaultFeedWindowBytes,
   };
 }

@@ -1,4 +1,5 @@
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
+import { FeedGapError } from '../../../src/client/session-feed';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScriptedModel, textResponse, toolCallResponse } from '../../../src/models';
 import type { FeedEvent } from '../../../src/session';
@@ -166,6 +167,44 @@ describe('the live feed of a session', () => {
         expect(signals).toEqual(['modelText', 'interrupt']);
         await session.end();
         await session.result();
+      },
+    );
+  });
+
+  it('tells a subscriber that asks for events no run holds any more where the feed resumes', async () => {
+    const probe = new ToolProbe();
+    const model = createScriptedModel([
+      ...['a', 'b', 'c', 'd'].map((answer) => toolCallResponse('check', { answer }, { id: `check_${answer}` })),
+      textResponse('Checked four times.'),
+    ]);
+    await withSessionWorker(
+      { connections, tools: toolsFor(probe), scriptedModels: { ops: model } },
+      async ({ client }) => {
+        const session = await client.startSession({
+          sessionId: uniqueName('feed-gap'),
+          rules: noRules,
+          model: { provider: 'scripted', model: 'ops' },
+          firstMessage: 'Check four times.',
+          // A small window: the run keeps only its newest events for late subscribers.
+          limits: { closeWhenIdle: true, feedWindowBytes: 3_000 },
+        });
+        const live: FeedEvent[] = [];
+        for await (const event of session.events()) live.push(event);
+        expectContiguous(live);
+
+        const late = session.events()[Symbol.asyncIterator]();
+        const gap = await late.next().then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+        expect(gap).toBeInstanceOf(FeedGapError);
+        const { requested, resumeFrom } = gap as FeedGapError;
+        expect(requested).toBe(0);
+        expect(resumeFrom).toBeGreaterThan(5);
+        expect((gap as FeedGapError).message).toContain(`subscribe from ${resumeFrom}`);
+        const resumed: FeedEvent[] = [];
+        for await (const event of session.events({ from: resumeFrom })) resumed.push(event);
+        expect(resumed).toEqual(live.slice(resumeFrom));
       },
     );
   });

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { initialRuleState } from '../../../src/rules';
-import { freshCarriedState, maxCarriedFeedBytes, maxFeedWindowBytes, resolveSessionLimits } from '../../../src/session';
+import {
+  freshCarriedState,
+  maxCarriedFeedBytes,
+  defaultFeedWindowBytes,
+  resolveSessionLimits,
+} from '../../../src/session';
 import type { FeedEvent, MessageRef, SessionEvent } from '../../../src/session';
 import { feedView } from '../../../workflows/session-feed';
 import type { SessionFeed } from '../../../workflows/session-feed';
@@ -44,7 +49,7 @@ function freshState(queuedMessages: SessionState['queuedMessages'] = []): Sessio
 const ref = (key: string): MessageRef => ({ key, bytes: 10, preview: key, role: 'user' });
 
 /** A session's state and its feed, fed events the way `Session.emit` does: the fold first, then the view. */
-function session(feed: SessionFeed = feedView(undefined, 0), state = freshState()) {
+function session(feed: SessionFeed = feedView(undefined, 0, defaultFeedWindowBytes), state = freshState()) {
   return {
     feed,
     state,
@@ -90,7 +95,7 @@ describe('the feed view', () => {
       { type: 'run_ended', reason: 'interrupted' }, // 4
       { type: 'run_started', run: 2, queued: 'stop', message: ref('stop') }, // 5
     );
-    const next = session(feedView(s.feed.carried(), 1), freshState(['second']));
+    const next = session(feedView(s.feed.carried(), 1, defaultFeedWindowBytes), freshState(['second']));
     next.emit({ type: 'run_started', run: 3, queued: 'second', message: ref('second') });
     const started = next.all().filter((event) => event.type === 'run_started');
     expect(started.map((event) => [event.offset, event.messageOffset])).toEqual([
@@ -101,7 +106,7 @@ describe('the feed view', () => {
   });
 
   it('counts messages queued before the session had a feed as queued at no known offset', () => {
-    const s = session(feedView(undefined, 1), freshState(['old']));
+    const s = session(feedView(undefined, 1, defaultFeedWindowBytes), freshState(['old']));
     s.emit(
       { type: 'message_received', text: 'new', via: 'update' },
       { type: 'run_started', run: 1, queued: 'old', message: ref('old') },
@@ -148,7 +153,7 @@ describe('the feed view', () => {
     for (let index = 0; index < 700; index++) s.emit({ type: 'notice', text: `${index} ${'y'.repeat(990)}` });
     const all = s.all();
     const bytes = all.reduce((sum, event) => sum + JSON.stringify(event).length, 0);
-    expect(bytes).toBeLessThanOrEqual(maxFeedWindowBytes);
+    expect(bytes).toBeLessThanOrEqual(defaultFeedWindowBytes);
     expect(s.feed.read({ from: 0 })).toMatchObject({ events: [], next: 0, oldest: all[0]?.offset });
   });
 
@@ -161,7 +166,7 @@ describe('the feed view', () => {
     expect(carriedBytes).toBeLessThanOrEqual(maxCarriedFeedBytes);
     expect(carriedBytes).toBeGreaterThan(maxCarriedFeedBytes - 200);
     expect(carried.window.at(-1)?.offset).toBe(399);
-    const next = session(feedView(carried, 0));
+    const next = session(feedView(carried, 0, defaultFeedWindowBytes));
     next.emit({ type: 'continued_as_new' });
     expect(next.feed.read({ from: 399 }).events.map((event) => [event.offset, event.type])).toEqual([
       [399, 'notice'],
