@@ -21,8 +21,8 @@ import {
   WorkflowNotFoundError,
   WorkflowUpdateFailedError,
 } from '@temporalio/client';
-import { uiMessageChunker } from 'toolrail';
-import type { SendOrStartOptions, ToolrailClient } from 'toolrail';
+import { uiMessageChunker } from 'toolrail/client';
+import type { SendOrStartOptions, ToolrailClient } from 'toolrail/client';
 
 /** What the server needs: the client, and how to start a session a message addresses first. */
 export interface FeedServerOptions {

@@ -9,7 +9,7 @@
  */
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { formatDiagnostic, loadRuleSet, ToolrailClient } from 'toolrail';
+import { formatDiagnostic, loadRuleSet, ToolrailClient } from 'toolrail/client';
 import { createFeedServer } from './feed-server';
 
 async function serve(): Promise<void> {

@@ -15,6 +15,12 @@ import {
   uiMessageChunker,
 } from 'toolrail';
 import { createScriptedModel, startDevServer, textResponse, type DevServer } from 'toolrail/testing';
+import {
+  SessionStatus as WebSessionStatus,
+  ToolrailClient as WebToolrailClient,
+  type SessionHandle as WebSessionHandle,
+  type SessionStatusView,
+} from 'toolrail/client';
 
 export const echo = defineTool({
   name: 'echo',
@@ -53,3 +59,13 @@ export async function replyAndChunks(client: ToolrailClient, sessionId: string):
   }
   return [reply, chunks];
 }
+
+// The client-only entry: the same classes and types, for an app that only starts and follows sessions.
+export async function approveFirst(session: WebSessionHandle): Promise<SessionStatusView> {
+  const { pendingApprovals } = await session.ruleState();
+  const first = pendingApprovals[0];
+  if (first) await session.approve(first.callId, 'looks right');
+  return session.result();
+}
+export const sameClient: typeof WebToolrailClient = WebToolrailClient;
+export const completed: string = WebSessionStatus.completed;
