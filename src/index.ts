@@ -111,7 +111,8 @@ export type {
 
 // Where sessions' conversations live.
 export { openContentStore, DirectoryContentStore, PostgresContentStore, createExternalStorage } from './store';
-export type { ContentStore, ContentRef } from './store';
+export type { ContentStore, ContentRef, StoreIdentity, StoredSession } from './store';
+export { readStoreIdentity } from './store';
 
 // Workers.
 export { createWorker } from './worker';
@@ -142,6 +143,8 @@ export type {
   ModelTextInput,
   SentUserMessage,
 } from './session';
+export { pruneSessions } from './client';
+export type { PruneReport, PruneSessionsOptions, PrunedSession } from './client';
 // The session's signals, updates and queries, for a plain Temporal client.
 export {
   interruptSignal,
@@ -158,6 +161,8 @@ export {
 export type { InterruptInput, UserMessageInput, ApproveToolCallInput } from './session';
 export type { SessionInput, SessionLimits, SiblingAbort } from './session';
 export type { RunEndReason } from './session';
+export { StoreFailureType } from './session';
+export type { StoreProblem } from './session';
 export type {
   SessionRuleStateView,
   SessionStatusView,

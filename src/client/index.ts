@@ -11,3 +11,5 @@ export { SentMessage } from './sent-message';
 export type { RunReply } from './sent-message';
 export { uiMessageChunker } from './ui-message-chunks';
 export type { UIMessageChunk, UIMessageChunkerOptions } from './ui-message-chunks';
+export { closedAtRecord, pruneSessions } from './prune-sessions';
+export type { PruneReport, PruneSessionsOptions, PrunedSession } from './prune-sessions';

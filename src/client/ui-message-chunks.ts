@@ -6,7 +6,7 @@ import type { ContentRef } from '../store';
  * `readUIMessageStream` read): the parts toolrail writes. A session's feed becomes one assistant
  * message per run; what the AI SDK has no part for is a `data-*` part (`data-verdict`,
  * `data-approval`, `data-tools`, `data-run`, `data-run-ended`, `data-notice`, `data-interrupt`,
- * `data-message`, `data-session-ended`).
+ * `data-message`, `data-store`, `data-session-ended`).
  */
 export type UIMessageChunk =
   | { type: 'start'; messageId: string }
@@ -40,8 +40,8 @@ export interface UIMessageChunkerOptions {
  * joins in the middle is opened first. Text: `text-delta`s as the model streams, completed when it
  * answers. Tools (as dynamic tools): the proposed call's input, then its output, its error (a call
  * the rules refused, with their reasons), or `tool-output-denied` (approval not granted). The
- * rules' verdicts, approvals and hidden tools are `data-*` parts; an approval keeps one id
- * (`approval-<callId>`), so a reader shows its latest state.
+ * rules' verdicts, approvals, hidden tools and waits for the content store are `data-*` parts; an
+ * approval keeps one id (`approval-<callId>`) and so does a wait for the store, so a reader shows its latest state.
  */
 export function uiMessageChunker({
   sessionId,
@@ -53,6 +53,8 @@ export function uiMessageChunker({
   const known = new Set<string>();
   const settled = new Set<string>();
   const approvals = new Map<string, Record<string, unknown>>();
+  // A wait for the content store keeps one part id, from its first `store_waiting` to its `store_back`.
+  const storeWaits = new Map<number, string>();
 
   return async (event) => {
     const chunks: UIMessageChunk[] = [];
@@ -230,6 +232,24 @@ export function uiMessageChunker({
           detail: event.detail,
         });
         run = undefined;
+        break;
+      case 'store_waiting': {
+        const id = storeWaits.get(event.wait) ?? `store-${event.offset}`;
+        storeWaits.set(event.wait, id);
+        chunks.push({ type: 'data-store', id, data: { state: 'waiting', ...event.problem } });
+        break;
+      }
+      case 'store_back':
+        chunks.push({
+          type: 'data-store',
+          id: storeWaits.get(event.wait) ?? `store-${event.offset}`,
+          data: { state: 'back' },
+        });
+        storeWaits.delete(event.wait);
+        break;
+      case 'continued_as_new':
+        // Waits are numbered per workflow run: the next run numbers them again.
+        storeWaits.clear();
         break;
       case 'session_ended':
         chunks.push({ type: 'data-session-ended', data: { status: event.status } });

@@ -11,7 +11,7 @@ export const feedToolListLimit = 100;
 
 /**
  * The feed's view of one session event, or `undefined` for the events that are the session's own
- * bookkeeping (stored messages, a sealed log, a changed catalog). `run_started`, `model_text` and the
+ * bookkeeping (stored messages, a sealed log, a changed catalog, the store's identity). `run_started`, `model_text` and the
  * queue's offsets need what came before; the feed view (`workflows/session-feed.ts`) adds them.
  */
 export function feedEventBodyOf(event: SessionEvent): FeedEventBody | undefined {
@@ -95,10 +95,19 @@ export function feedEventBodyOf(event: SessionEvent): FeedEventBody | undefined 
       };
     case 'notice':
       return { type: event.type, text: previewOf(event.text, 1_000) };
+    case 'store_waiting':
+      return {
+        type: event.type,
+        wait: event.wait,
+        problem: { ...event.problem, message: previewOf(event.problem.message, 1_000) },
+      };
+    case 'store_back':
+      return event;
     case 'model_text':
     case 'messages_stored':
     case 'catalog_changed':
     case 'log_sealed':
+    case 'store_identified':
       return undefined;
   }
 }

@@ -1,6 +1,7 @@
 import type { ContentRef } from '../store';
 import type { ApprovalDecision } from './session-events';
 import type { RunEndReason } from './session-status';
+import type { StoreProblem } from './store-problem';
 
 /** A reason as the feed shows it: the rule engine's code, its message, and what to call first. */
 export interface FeedReason {
@@ -110,6 +111,14 @@ export type FeedEventBody =
   | { type: 'run_ended'; reason: RunEndReason; detail?: string }
   /** Something the session did with an input it could not take, or learned about a tool. */
   | { type: 'notice'; text: string }
+  /**
+   * The session waits for its content store, and why (`problem.code`, its message, the store and
+   * key); again with each newer problem of the same wait (`problem.retries` counts them). `wait`
+   * numbers the operation within its workflow run; its `store_back` carries the same number.
+   */
+  | { type: 'store_waiting'; wait: number; problem: StoreProblem }
+  /** The content store is back for the operation `wait`: the session goes on. */
+  | { type: 'store_back'; wait: number }
   /** The session goes on in a new workflow run (offsets go on too). */
   | { type: 'continued_as_new' }
   /** The session is over. */

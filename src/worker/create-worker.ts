@@ -1,6 +1,4 @@
-import os from 'node:os';
-import path from 'node:path';
-import { Worker } from '@temporalio/worker';
+import { Runtime, Worker } from '@temporalio/worker';
 import type { NativeConnection, WorkerOptions, WorkflowBundle } from '@temporalio/worker';
 import { createModelTextFeed, createSessionActivities } from '../../activities';
 import type { ModelTextDelta } from '../../activities';
@@ -27,8 +25,6 @@ export interface CreateWorkerOptions {
   scriptedModels?: ReadonlyMap<string, ModelAdapter> | Readonly<Record<string, ModelAdapter>>;
   /** Where model API keys are read from. Defaults to `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
-  /** Directory for oversized tool results. Defaults to `<tmp>/toolrail-results`. */
-  offloadDirectory?: string;
   hooks?: ToolHooks;
   /**
    * Called with each piece of a model's text as it arrives (a streamed call): for your own live
@@ -44,7 +40,10 @@ export interface CreateWorkerOptions {
   /**
    * Where sessions' conversations live: a `ContentStore`, or a spec for `openContentStore` (a
    * directory path or a `postgres://` URL). Defaults to `TOOLRAIL_CONTENT_STORE`, else the embedded
-   * directory store. Every worker (and client) of a session must reach the same store.
+   * directory store, which is for the workers of one machine. Every worker (and client) of a session
+   * must reach the same store: a session records its store's identity when it starts, and a worker
+   * with another store refuses its activities (so a worker with the right one takes them). The
+   * worker logs which store it uses when it is created.
    */
   contentStore?: ContentStore | string;
   /**
@@ -83,12 +82,14 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
       : new Map(Object.entries((options.scriptedModels ?? {}) as Record<string, ModelAdapter>));
   const store =
     typeof options.contentStore === 'object' ? options.contentStore : openContentStore(options.contentStore);
+  Runtime.instance().logger.info(
+    `toolrail worker on task queue ${options.taskQueue ?? 'toolrail'}: content store ${store.description}`,
+  );
   const activities = {
     ...createSessionActivities({
       registry,
       scriptedModels,
       store,
-      offloadDirectory: options.offloadDirectory ?? path.join(os.tmpdir(), 'toolrail-results'),
       ...(options.env ? { env: options.env } : {}),
       ...(options.hooks ? { hooks: options.hooks } : {}),
       ...(options.onModelTextDelta ? { onModelTextDelta: options.onModelTextDelta } : {}),

@@ -92,6 +92,12 @@ export function renderFeedEvent(event: FeedEvent): string | undefined {
       return `${at} run ${event.run} ended: ${event.reason}${event.detail ? ` (${event.detail})` : ''}`;
     case 'notice':
       return `${at} ${shorten(event.text)}`;
+    case 'store_waiting': {
+      const { code, message, store, key } = event.problem;
+      return `${at} waiting for the content store${store ? ` ${store}` : ''} (${code}${key ? `, ${key}` : ''}): ${shorten(message)}`;
+    }
+    case 'store_back':
+      return `${at} the content store is back; the session goes on`;
     case 'continued_as_new':
       return `${at} (the session continues in a new workflow run)`;
     case 'session_ended':

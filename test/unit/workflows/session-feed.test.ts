@@ -4,6 +4,7 @@ import {
   freshCarriedState,
   maxCarriedFeedBytes,
   defaultFeedWindowBytes,
+  initialStoreState,
   resolveSessionLimits,
 } from '../../../src/session';
 import type { FeedEvent, MessageRef, SessionEvent } from '../../../src/session';
@@ -43,6 +44,7 @@ function freshState(queuedMessages: SessionState['queuedMessages'] = []): Sessio
     running: new Map(),
     interrupt: undefined,
     endRequested: false,
+    store: initialStoreState(undefined),
   };
 }
 
@@ -135,6 +137,29 @@ describe('the feed view', () => {
       [1, 'A'],
       [1, 'C'],
       [2, 'retry'],
+    ]);
+  });
+
+  it('shows a wait for the content store with its problem, and its end, but not the store’s identity', () => {
+    const s = session();
+    const problem = {
+      code: 'STORE_UNAVAILABLE' as const,
+      message: 'connect ECONNREFUSED',
+      store: 'postgres://db/toolrail',
+      since: 1_000,
+      retries: 0,
+    };
+    s.emit(
+      { type: 'store_identified', store: { id: 'store-1', description: 'postgres://db/toolrail' } },
+      { type: 'store_waiting', wait: 1, problem },
+      { type: 'store_waiting', wait: 1, problem: { ...problem, retries: 1 } },
+      { type: 'store_back', wait: 1 },
+    );
+    expect(s.state.status).toBe('idle');
+    expect(s.all().map(({ offset, at: _at, run: _run, turn: _turn, ...body }) => [offset, body])).toEqual([
+      [0, { type: 'store_waiting', wait: 1, problem }],
+      [1, { type: 'store_waiting', wait: 1, problem: { ...problem, retries: 1 } }],
+      [2, { type: 'store_back', wait: 1 }],
     ]);
   });
 
