@@ -8,3 +8,11 @@ export type {
   SessionActivities,
   ToolsetByVersion,
 } from './types';
+export { createModelTextFeed, defaultTextIntervalMs } from './model-text-feed';
+export type {
+  ModelTextCall,
+  ModelTextContext,
+  ModelTextDelta,
+  ModelTextFeed,
+  ModelTextStream,
+} from './model-text-feed';
