@@ -233,7 +233,7 @@ async function runCalls(session: Session, calls: readonly RunnableCall[]): Promi
     } finally {
       scopes.calls.delete(callId);
     }
-    session.emit({ type: 'tool_ended', callId, tool: toolName, outcome: executed.outcome });
+    session.emit({ type: 'tool_ended', callId, tool: toolName, ...executed });
     return executed;
   };
   // A call alone needs no batch around it (no sibling to abort): one scope and one promise fewer.

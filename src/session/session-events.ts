@@ -101,8 +101,11 @@ export type SessionEvent =
   | { type: 'batch_started'; index: number; size: number; callIds: string[] }
   /** One call's activity was scheduled. */
   | { type: 'tool_started'; callId: string; tool: string; interruptBehavior: 'cancel' | 'block'; approved: boolean }
-  /** One call's activity settled (a result, an error, a cancellation). */
-  | { type: 'tool_ended'; callId: string; tool: string; outcome: ToolOutcome }
+  /**
+   * One call's activity settled (a result, an error, a cancellation). `message`: its result as the
+   * activity stored it (a result's `output` is then `null` unless the rules read it).
+   */
+  | { type: 'tool_ended'; callId: string; tool: string; outcome: ToolOutcome; message?: MessageRef }
   /**
    * The batch's calls have their outcomes, in call order: `ran` ones are recorded by the rules
    * (in that order), the others (refused, denied, not run) only answer the model.
