@@ -2,3 +2,4 @@
 // calls them through (type-only imports, erased from the workflow bundle).
 export { createSessionActivities } from './create-session-activities';
 export type { CallModelResult, SessionActivities } from './types';
+export type { ModelTextDelta, SessionActivityDependencies } from './create-session-activities';

@@ -72,32 +72,39 @@ export type {
   GraphFormat,
 } from './rules';
 
-// Models and adapters.
+// Models: any AI SDK language model (LanguageModelV4), the built-in official providers, the scripted model.
 export {
-  createModelAdapter,
-  createOpenAIChatModel,
-  createAnthropicMessagesModel,
+  createModelResolver,
+  callLanguageModel,
+  parseModelSettings,
+  modelSettingsSchema,
+  toolArgumentsAsTextFetch,
   createScriptedModel,
   textResponse,
   toolCallResponse,
   parallelToolCallsResponse,
 } from './models';
 export type {
-  ModelAdapter,
-  ModelCallOptions,
+  LanguageModelV4,
+  LanguageModelRegistry,
+  WorkerModel,
+  WorkerModels,
   ModelRequest,
   ModelResponse,
+  ModelFinishReason,
+  ModelUsage,
   ModelSettings,
+  RegisteredModelSettings,
+  BuiltInModelSettings,
+  GenerationSettings,
   ModelProvider,
   ConversationMessage,
-  OpenAIChatModelOptions,
-  AnthropicMessagesModelOptions,
-  CreateModelAdapterOptions,
   ScriptStep,
   ScriptedModel,
   ScriptedModelOptions,
   ScriptedResponse,
 } from './models';
+export type { ModelTextDelta } from '../activities';
 
 // Where sessions' conversations live.
 export { openContentStore, DirectoryContentStore, PostgresContentStore, createExternalStorage } from './store';
@@ -127,7 +134,7 @@ export {
 } from './session';
 export type { InterruptInput, UserMessageInput, ApproveToolCallInput } from './session';
 export type { SessionInput, SessionLimits, SiblingAbort } from './session';
-export type { RunEndReason } from './session';
+export type { RunEndReason, SessionUsage, UsageTotals } from './session';
 export type {
   SessionRuleStateView,
   SessionStatusView,

@@ -56,7 +56,8 @@ export async function agentSession(input: SessionInput): Promise<SessionStatusVi
     if (error instanceof ApplicationFailure) setStatus(state, 'failed');
     throw error;
   }
-  setStatus(state, 'completed');
+  // A session whose last run ended in a model failure did not complete what it was asked.
+  setStatus(state, state.lastRunEnd === 'model_error' ? 'failed' : 'completed');
   await condition(allHandlersFinished);
   return statusView(state);
 }

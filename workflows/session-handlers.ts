@@ -129,6 +129,7 @@ export function installHandlers(state: SessionState): void {
         toolName: prepared.toolName,
         interruptBehavior: prepared.interruptBehavior,
       })),
+      usage: state.usage,
     }),
     {
       description:

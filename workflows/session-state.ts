@@ -12,6 +12,7 @@ import {
   maxCarriedTranscriptEntries,
   maxTranscriptEntries,
   renderCurrentDetails,
+  emptyUsageTotals,
 } from '../src/session';
 import type {
   ConversationLog,
@@ -66,6 +67,7 @@ export interface SessionState {
   turnsThisExecution: number;
   /** Model calls and batches completed in this workflow run: continue-as-new waits for one, so it never loops. */
   stepsThisExecution: number;
+  usage: NonNullable<CarriedSessionState['usage']>; // tokens: the session's and the current (or last) run's
 
   /** Read it freely; change it only through {@link setStatus}. */
   readonly status: SessionStatus;
@@ -105,6 +107,7 @@ export function createSessionState(
     turnIndex: carried.counters.turns,
     turnsThisExecution: 0,
     stepsThisExecution: 0,
+    usage: carried.usage ?? { session: emptyUsageTotals, run: emptyUsageTotals },
     status: 'idle',
     lastRunEnd: null,
     lastTool: null,
@@ -137,6 +140,7 @@ export async function beginRun(state: SessionState, queued: string | MessageRef)
   if (ref === undefined) throw new Error('the content store returned no reference for the user message');
   state.counters.runs += 1;
   state.run = { inProgress: true, turns: 0 };
+  state.usage = { ...state.usage, run: emptyUsageTotals };
   // The rules see the message's text when it is at hand, else its preview (a message queued across continue-as-new).
   state.ruleState = startRun(state.rules, state.ruleState, {
     userMessage: typeof queued === 'string' ? queued : ref.preview,
@@ -214,18 +218,14 @@ export function carriedState(state: SessionState): CarriedSessionState {
     transcript: state.transcript.slice(-maxCarriedTranscriptEntries),
     runInProgress: state.run.inProgress,
     turnsInRun: state.run.turns,
+    usage: state.usage,
   };
 }
 
 /** The answer of the `status` query, and the workflow's result. */
-export function statusView({
-  status,
-  lastRunEnd,
-  lastTool,
-  counters,
-  queuedMessages,
-}: SessionState): SessionStatusView {
-  return { status, lastRunEnd, lastTool, counters, queuedMessages: queuedMessages.length };
+export function statusView(state: SessionState): SessionStatusView {
+  const { status, lastRunEnd, lastTool, counters, usage } = state;
+  return { status, lastRunEnd, lastTool, counters, queuedMessages: state.queuedMessages.length, usage };
 }
 
 const published = new WeakMap<SessionState, string>();
@@ -234,9 +234,9 @@ const published = new WeakMap<SessionState, string>();
 export function publishSessionState(state: SessionState): void {
   const { status, lastTool, counters, lastRunEnd, run } = state;
   const pendingApprovals = [...state.pendingApprovals.values()];
-  const values = { status, lastTool, blockedCalls: counters.blockedCalls, pendingApprovals: pendingApprovals.length };
-  const fingerprint = JSON.stringify(values);
-  if (published.get(state) !== fingerprint) upsertSearchAttributes(sessionSearchAttributes(values));
+  const attributes = sessionSearchAttributes({ status, lastTool, counters, pendingApprovals, usage: state.usage });
+  const fingerprint = JSON.stringify(attributes.map(({ value }) => value));
+  if (published.get(state) !== fingerprint) upsertSearchAttributes(attributes);
   published.set(state, fingerprint);
   const narrowed = (): NarrowResult => narrow(state.rules, state.ruleState, catalogNames(state));
   const view = { status, counters, pendingApprovals, lastRunEnd, runInProgress: run.inProgress, narrowed };

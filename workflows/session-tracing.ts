@@ -7,6 +7,7 @@ import type { Attributes, Span } from '@opentelemetry/api';
 import type { CallModelResult } from '../activities';
 import type { PreparedCall, ToolOutcome } from '../src/dispatch';
 import type { TranscriptEntry } from '../src/session';
+import { modelLabel } from '../src/session';
 import type { SessionState } from './session-state';
 
 /** Span names: one session (Temporal's `RunWorkflow:agentSession`) holds turns, which hold the rest. */
@@ -95,9 +96,10 @@ export function traceModelCall<T extends CallModelResult | { interrupted: true }
   visibleTools: number,
   call: () => Promise<T>,
 ): Promise<T> {
+  const settings = context.input.model;
   const attributes = {
-    'toolrail.model.provider': context.input.model.provider,
-    'toolrail.model.name': context.input.model.model,
+    ...('provider' in settings ? { 'toolrail.model.provider': settings.provider } : {}),
+    'toolrail.model.name': modelLabel(settings),
     'toolrail.tools.visible_count': visibleTools,
   };
   return inSpan(sessionSpanNames.modelCall, attributes, async (span) => {
@@ -107,8 +109,14 @@ export function traceModelCall<T extends CallModelResult | { interrupted: true }
       span.setAttribute('toolrail.model.outcome', 'failed');
       span.setStatus({ code: SpanStatusCode.ERROR, message: result.failed });
     } else {
-      span.setAttribute('toolrail.model.outcome', result.response.toolCalls.length > 0 ? 'tool_calls' : 'text');
-      span.setAttribute('toolrail.model.tool_calls', result.response.toolCalls.length);
+      const { response } = result;
+      span.setAttribute('toolrail.model.outcome', response.toolCalls.length > 0 ? 'tool_calls' : 'text');
+      span.setAttribute('toolrail.model.tool_calls', response.toolCalls.length);
+      if (response.finishReason !== undefined) span.setAttribute('toolrail.model.finish_reason', response.finishReason);
+      if (response.usage !== undefined) {
+        span.setAttribute('toolrail.usage.input_tokens', response.usage.inputTokens);
+        span.setAttribute('toolrail.usage.output_tokens', response.usage.outputTokens);
+      }
     }
     return result;
   });

@@ -26,6 +26,7 @@ import {
 } from './session-state';
 import type { SessionState } from './session-state';
 import { traceModelCall, traceTurn } from './session-tracing';
+import { responseNote, takeModelResponse } from './model-response';
 
 /** Model failures that mean the session itself is misconfigured: they fail the workflow loudly. */
 const fatalModelErrors = new Set(['SCRIPT_EXHAUSTED', 'CONFIGURATION']);
@@ -89,6 +90,7 @@ async function runTurn(state: SessionState, continueIfDue: ContinueIfDue): Promi
   if ('interrupted' in result) return { reason: 'interrupted' };
   if ('failed' in result) return { reason: 'model_error', detail: result.failed };
   const { response, prepared, assistant, shown } = result;
+  const outcome = takeModelResponse(state, response);
   state.stepsThisExecution += 1;
   await appendMessages(state, [assistant]);
   note(state, {
@@ -98,10 +100,14 @@ async function runTurn(state: SessionState, continueIfDue: ContinueIfDue): Promi
     calls: response.toolCalls.map((call) => ({ callId: call.id, tool: call.name, args: call.args })),
     ref: assistant,
     shown,
+    ...responseNote(response),
   });
+  // The model's own finish: cut off, refused or filtered ends the run (no call runs); a pause asks again.
+  if (outcome.kind === 'end') return { reason: outcome.reason, detail: outcome.detail };
+  if (outcome.kind === 'continue') return undefined;
 
   // A text answer ends the run when the rules let it; otherwise the model is told why not.
-  if (response.toolCalls.length === 0) {
+  if (outcome.kind === 'answer') {
     const end = checkEnd(state.rules, state.ruleState);
     if (end.endsRun) {
       const limited = end.reasons.some((reason) => reason.code === ReasonCode.turnLimit);

@@ -1,7 +1,8 @@
 import type { Client } from '@temporalio/client';
 import type { CompiledRuleSet } from '../rules';
 import type { SessionInput, SessionStatus } from '../session';
-import { toolrailStatusKey } from '../session';
+import { modelLabel, toolrailStatusKey, toolrailTotalTokensKey } from '../session';
+import { ModelError, ModelErrorCode, parseModelSettings } from '../models';
 import { agentSession } from '../../workflows';
 import { SessionHandle } from './session-handle';
 import type { ContentStore } from '../store';
@@ -31,6 +32,8 @@ export interface SessionListing {
   /** Temporal's execution status, e.g. `RUNNING`, `COMPLETED`, `TERMINATED`. */
   workflowStatus: string;
   startTime: Date;
+  /** Input plus output tokens of the session's model calls so far (its `ToolrailTotalTokens`), when it set them. */
+  totalTokens: number | undefined;
 }
 
 /** Execution statuses of a workflow that ended without completing. */
@@ -66,15 +69,22 @@ export class ToolrailClient {
     this.contentStore = contentStore;
   }
 
-  /** Starts a session (a workflow) and returns its handle. */
+  /**
+   * Starts a session (a workflow) and returns its handle. Model settings that do not validate are
+   * refused before anything starts, with a `ModelError` `CONFIGURATION` naming each problem.
+   */
   async startSession({ sessionId, taskQueue, ...input }: StartSessionOptions): Promise<SessionHandle> {
+    const settings = parseModelSettings(input.model);
+    if (!settings.ok) {
+      throw new ModelError({ code: ModelErrorCode.CONFIGURATION, message: settings.message, provider: 'model' });
+    }
     const workflowId = sessionId ?? `session-${crypto.randomUUID()}`;
     const handle = await this.temporal.workflow.start(agentSession, {
       taskQueue: taskQueue ?? this.taskQueue,
       workflowId,
       args: [input],
       typedSearchAttributes: [{ key: toolrailStatusKey, value: 'idle' }],
-      staticSummary: `toolrail session (${input.model.provider}:${input.model.model})`,
+      staticSummary: `toolrail session (${modelLabel(input.model)})`,
     });
     return new SessionHandle(handle, this.contentStore);
   }
@@ -107,6 +117,7 @@ export class ToolrailClient {
               : 'failed',
         workflowStatus,
         startTime: execution.startTime,
+        totalTokens: execution.typedSearchAttributes.get(toolrailTotalTokensKey),
       });
       if (sessions.length >= limit) break;
     }

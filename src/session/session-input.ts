@@ -6,6 +6,8 @@ import type { PreparedCall, ToolErrorOutcome } from '../dispatch';
 import { DEFAULT_MAX_TOOL_CONCURRENCY } from '../kernel';
 import type { SessionCounters } from './session-counters';
 import type { TranscriptEntry } from './session-views';
+import type { SessionUsage } from './model-usage';
+import { emptyUsageTotals } from './model-usage';
 
 export type { SessionCounters };
 
@@ -72,6 +74,8 @@ export interface CarriedSessionState {
   turnsInRun: number;
   /** The turn in progress, when the boundary fell between its model call and its last batch. */
   turn?: CarriedTurn;
+  /** Token totals of the session and of the run in progress (absent in states carried by earlier versions: zero). */
+  usage?: SessionUsage;
 }
 
 /** A turn continue-as-new interrupted: its calls that have no outcome yet, in call order. */
@@ -98,6 +102,7 @@ export function freshCarriedState(ruleState: RuleState): CarriedSessionState {
     transcript: [],
     runInProgress: false,
     turnsInRun: 0,
+    usage: { session: emptyUsageTotals, run: emptyUsageTotals },
   };
 }
 

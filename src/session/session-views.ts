@@ -2,6 +2,8 @@ import type { RuleStateView } from '../rules';
 import type { SessionCounters } from './session-counters';
 import type { ContentRef } from '../store';
 import type { RunEndReason, SessionStatus } from './session-status';
+import type { ModelFinishReason, ModelUsage } from '../models';
+import type { SessionUsage } from './model-usage';
 
 /** A call that waits for a human decision (`approveToolCall`). */
 export interface PendingApproval {
@@ -28,6 +30,8 @@ export interface SessionRuleStateView {
   rules: RuleStateView;
   pendingApprovals: PendingApproval[];
   runningCalls: RunningCall[];
+  /** Tokens the model calls reported: the session's and its current (or last) run's. */
+  usage: SessionUsage;
 }
 
 /** The answer of the `status` query. */
@@ -38,6 +42,8 @@ export interface SessionStatusView {
   lastTool: string | null;
   counters: SessionCounters;
   queuedMessages: number;
+  /** Tokens the model calls reported: the session's and its current (or last) run's. */
+  usage: SessionUsage;
 }
 
 /** What a model request showed of the conversation (see the context budget in the README). */
@@ -69,6 +75,11 @@ export type TranscriptEntry =
       calls: { callId: string; tool: string; args: unknown }[];
       ref?: ContentRef;
       shown?: ModelContextView;
+      /** Why the model stopped (see `ModelFinishReason`), and the provider's own word for it. */
+      finishReason?: ModelFinishReason;
+      rawFinishReason?: string;
+      /** The tokens this call used, as the provider reported them. */
+      usage?: ModelUsage;
     }
   | {
       kind: 'verdict';

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { Worker } from '@temporalio/worker';
 import type { NativeConnection, WorkerOptions, WorkflowBundle } from '@temporalio/worker';
 import { createSessionActivities } from '../../activities';
-import type { ModelAdapter } from '../models';
+import type { LanguageModelRegistry, LanguageModelV4, WorkerModels } from '../models';
+import type { ModelTextDelta } from '../../activities';
 import type { ToolHooks, AnyTool } from '../tools';
 import { ToolRegistry } from '../tools';
 import { bundleSessionWorkflows } from './bundle-session-workflows';
@@ -22,10 +23,26 @@ export interface CreateWorkerOptions {
   taskQueue?: string;
   /** The tools sessions on this worker may call (or a registry of them). */
   tools: readonly AnyTool[] | ToolRegistry;
+  /**
+   * Language models (any AI SDK `LanguageModelV4`) by the id sessions name: `{ fast:
+   * openai('gpt-4.1-mini') }` serves `model: { id: 'fast' }`. An entry may carry defaults:
+   * `{ model, stream?, contextBudgetBytes? }`.
+   */
+  models?: WorkerModels;
+  /**
+   * Resolves ids not in `models`: the AI SDK's `createProviderRegistry({ openai, anthropic })`
+   * (ids such as `openai:gpt-4.1-mini`), or a single provider.
+   */
+  modelRegistry?: LanguageModelRegistry;
   /** Scripted models by name, for sessions with `model: { provider: 'scripted', model: NAME }`. */
-  scriptedModels?: ReadonlyMap<string, ModelAdapter> | Readonly<Record<string, ModelAdapter>>;
-  /** Where model API keys are read from. Defaults to `process.env`. */
+  scriptedModels?: ReadonlyMap<string, LanguageModelV4> | Readonly<Record<string, LanguageModelV4>>;
+  /** Where the built-in providers (`model: { provider, model }`) read API keys. Defaults to `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Called with the model's text as it arrives: each delta of a streamed response (`stream: true`),
+   * or the whole text of one that is not. It must not throw or block; a throw is logged and ignored.
+   */
+  onModelTextDelta?: (event: ModelTextDelta) => void;
   /** Directory for oversized tool results. Defaults to `<tmp>/toolrail-results`. */
   offloadDirectory?: string;
   hooks?: ToolHooks;
@@ -68,7 +85,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
   const scriptedModels =
     options.scriptedModels instanceof Map
       ? options.scriptedModels
-      : new Map(Object.entries((options.scriptedModels ?? {}) as Record<string, ModelAdapter>));
+      : new Map(Object.entries((options.scriptedModels ?? {}) as Record<string, LanguageModelV4>));
   const store =
     typeof options.contentStore === 'object' ? options.contentStore : openContentStore(options.contentStore);
   const activities = {
@@ -76,6 +93,9 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
       registry,
       scriptedModels,
       store,
+      ...(options.models ? { models: options.models } : {}),
+      ...(options.modelRegistry ? { modelRegistry: options.modelRegistry } : {}),
+      ...(options.onModelTextDelta ? { onModelTextDelta: options.onModelTextDelta } : {}),
       offloadDirectory: options.offloadDirectory ?? path.join(os.tmpdir(), 'toolrail-results'),
       ...(options.env ? { env: options.env } : {}),
       ...(options.hooks ? { hooks: options.hooks } : {}),

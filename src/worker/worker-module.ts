@@ -1,13 +1,17 @@
-import type { ModelAdapter } from '../models';
+import type { LanguageModelRegistry, LanguageModelV4, WorkerModels } from '../models';
 import type { ToolHooks, AnyTool } from '../tools';
 
 /**
  * What a module given to `toolrail worker --module FILE` exports (as `default`): the tools the
- * worker serves, and optionally scripted models and tool hooks.
+ * worker serves, and optionally language models (by id, or a registry), scripted models and tool hooks.
  */
 export interface ToolrailWorkerModule {
   tools: readonly AnyTool[];
-  scriptedModels?: Readonly<Record<string, ModelAdapter>>;
+  /** Language models by the id sessions name (`--model ID`), as `createWorker({ models })` takes them. */
+  models?: WorkerModels;
+  /** Resolves ids not in `models`, as `createWorker({ modelRegistry })`. */
+  modelRegistry?: LanguageModelRegistry;
+  scriptedModels?: Readonly<Record<string, LanguageModelV4>>;
   hooks?: ToolHooks;
 }
 
@@ -16,7 +20,7 @@ export function readWorkerModule(loaded: unknown, file: string): ToolrailWorkerM
   const candidate = (loaded as { default?: unknown }).default ?? loaded;
   const inner = (candidate as { default?: unknown }).default ?? candidate;
   if (typeof inner !== 'object' || inner === null || !Array.isArray((inner as { tools?: unknown }).tools)) {
-    throw new Error(`${file}: expected a default export { tools: [...], scriptedModels?, hooks? } (see docs/tools.md)`);
+    throw new Error(`${file}: expected a default export { tools: [...], models?, modelRegistry?, scriptedModels?, hooks? } (see docs/tools.md)`);
   }
   return inner as ToolrailWorkerModule;
 }

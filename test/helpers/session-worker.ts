@@ -2,10 +2,11 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ToolrailClient } from '../../src/client/toolrail-client';
-import type { ModelAdapter } from '../../src/models/model-adapter';
+import type { LanguageModelV4, LanguageModelRegistry, WorkerModels } from '../../src/models';
 import type { AnyTool } from '../../src/tools/tool';
 import type { ToolHooks } from '../../src/tools/lifecycle/tool-hooks';
 import { createWorker } from '../../src/worker/create-worker';
+import type { CreateWorkerOptions } from '../../src/worker/create-worker';
 import type { ContentStore } from '../../src/store/content-store';
 import { openContentStore } from '../../src/store/open-content-store';
 import { createExternalStorage } from '../../src/store/content-storage-driver';
@@ -23,7 +24,12 @@ export interface SessionWorkerScope {
 export interface WithSessionWorkerOptions {
   connections: HarnessConnections;
   tools: readonly AnyTool[];
-  scriptedModels?: Record<string, ModelAdapter>;
+  scriptedModels?: Record<string, LanguageModelV4>;
+  models?: WorkerModels;
+  modelRegistry?: LanguageModelRegistry;
+  onModelTextDelta?: CreateWorkerOptions['onModelTextDelta'];
+  /** OpenTelemetry tracing of the worker. */
+  tracing?: CreateWorkerOptions['tracing'];
   hooks?: ToolHooks;
   /** Defaults to a directory store in a temporary directory of this test process. */
   contentStore?: ContentStore;
@@ -48,7 +54,17 @@ export function testContentStore(): ContentStore {
 
 /** Runs `body` while a real toolrail worker (on a task queue of its own) serves the harness's server. */
 export async function withSessionWorker<T>(
-  { connections, tools, scriptedModels, hooks, contentStore = testContentStore() }: WithSessionWorkerOptions,
+  {
+    connections,
+    tools,
+    scriptedModels,
+    models,
+    modelRegistry,
+    onModelTextDelta,
+    tracing,
+    hooks,
+    contentStore = testContentStore(),
+  }: WithSessionWorkerOptions,
   body: (scope: SessionWorkerScope) => Promise<T>,
 ): Promise<T> {
   const taskQueue = uniqueName('sessions');
@@ -58,6 +74,10 @@ export async function withSessionWorker<T>(
     taskQueue,
     tools,
     ...(scriptedModels ? { scriptedModels } : {}),
+    ...(models ? { models } : {}),
+    ...(modelRegistry ? { modelRegistry } : {}),
+    ...(onModelTextDelta ? { onModelTextDelta } : {}),
+    ...(tracing ? { tracing } : {}),
     ...(hooks ? { hooks } : {}),
     contentStore,
   });

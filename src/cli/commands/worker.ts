@@ -10,9 +10,9 @@ import { parseCommandArgs } from '../parse-command-args';
 
 const usage = `Usage: toolrail worker --module FILE [connection flags]
 
-Runs a worker that executes toolrail sessions on the task queue, with the tools (and scripted
-models) of FILE, a module whose default export is { tools, scriptedModels?, hooks? }. Start more
-workers on the same task queue to scale out. Ctrl-C drains running tasks and stops.
+Runs a worker that executes toolrail sessions on the task queue, with the tools (and models) of
+FILE, a module whose default export is { tools, models?, modelRegistry?, scriptedModels?, hooks? }.
+Start more workers on the same task queue to scale out. Ctrl-C drains running tasks and stops.
 
 ${connectionFlagsHelp}`;
 
@@ -42,6 +42,8 @@ export const workerCommand: CliCommand = {
         namespace: settings.namespace,
         taskQueue: settings.taskQueue,
         tools: module.tools,
+        ...(module.models ? { models: module.models } : {}),
+        ...(module.modelRegistry ? { modelRegistry: module.modelRegistry } : {}),
         ...(module.scriptedModels ? { scriptedModels: module.scriptedModels } : {}),
         ...(module.hooks ? { hooks: module.hooks } : {}),
       });

@@ -1,0 +1,45 @@
+import type { ModelUsage } from '../models';
+
+/** Tokens spent over several model calls (a run, or the whole session). */
+export interface UsageTotals {
+  /** Model calls that reported usage. */
+  modelCalls: number;
+  /** Prompt tokens, cached ones included. */
+  inputTokens: number;
+  outputTokens: number;
+  /** Prompt tokens read from the provider's cache. */
+  cachedInputTokens: number;
+  /** Output tokens spent on reasoning (where the provider said). */
+  reasoningTokens: number;
+}
+
+/** The session's token totals: all of it, and its current (or last) run. */
+export interface SessionUsage {
+  session: UsageTotals;
+  run: UsageTotals;
+}
+
+/** Totals before any model call. */
+export const emptyUsageTotals: UsageTotals = {
+  modelCalls: 0,
+  inputTokens: 0,
+  outputTokens: 0,
+  cachedInputTokens: 0,
+  reasoningTokens: 0,
+};
+
+/** Totals with one more call's usage added. */
+export function addUsage(totals: UsageTotals, usage: ModelUsage): UsageTotals {
+  return {
+    modelCalls: totals.modelCalls + 1,
+    inputTokens: totals.inputTokens + usage.inputTokens,
+    outputTokens: totals.outputTokens + usage.outputTokens,
+    cachedInputTokens: totals.cachedInputTokens + (usage.cachedInputTokens ?? 0),
+    reasoningTokens: totals.reasoningTokens + (usage.reasoningTokens ?? 0),
+  };
+}
+
+/** Input plus output tokens: what the `ToolrailTotalTokens` search attribute shows. */
+export function totalTokens(totals: UsageTotals): number {
+  return totals.inputTokens + totals.outputTokens;
+}
