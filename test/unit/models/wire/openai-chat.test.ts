@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConversationMessage } from '../../../../src/models';
-import { HOLD, loadWireFixture, type WireFixture, type WireServer } from '../../../helpers/wire-server';
+import { loadWireFixture, type WireFixture, type WireServer } from '../../../helpers/wire-server';
 import { modelOverWire, type ModelOverWire } from './model-over-wire';
 import { refusalText, supportDeskTools, ticketRequest } from './support-desk';
 
