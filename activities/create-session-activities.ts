@@ -2,7 +2,13 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { ToolCatalog, ToolOutcome } from '../src/dispatch';
 import { TOOL_SEARCH_NAME, previewOf, utf8ByteLength } from '../src/kernel';
 import { isRecordedCall, shouldRetryToolOutcome, toolResultMessage } from '../src/dispatch';
-import type { ConversationMessage, LanguageModelV4, ModelRequest, WorkerModels, LanguageModelRegistry } from '../src/models';
+import type {
+  ConversationMessage,
+  LanguageModelV4,
+  ModelRequest,
+  WorkerModels,
+  LanguageModelRegistry,
+} from '../src/models';
 import {
   ModelError,
   callLanguageModel,
@@ -114,7 +120,10 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       const resolved = asApplicationFailure(() => resolveModel(settings));
       const { model, stream } = resolved;
       // The request is built from the content store, within the model's context budget.
-      const budgetBytes = resolveContextBudget({ provider: model.provider, contextBudgetBytes: resolved.contextBudgetBytes });
+      const budgetBytes = resolveContextBudget({
+        provider: model.provider,
+        contextBudgetBytes: resolved.contextBudgetBytes,
+      });
       const entries = await conversation.readLog(sessionId, log);
       const { messages, shown } = await buildModelMessages(
         entries,

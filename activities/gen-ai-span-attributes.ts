@@ -62,7 +62,8 @@ export function annotateModelResponse(
   if (usage !== undefined) {
     attributes['gen_ai.usage.input_tokens'] = usage.inputTokens;
     attributes['gen_ai.usage.output_tokens'] = usage.outputTokens;
-    if (usage.cachedInputTokens !== undefined) attributes['gen_ai.usage.cache_read.input_tokens'] = usage.cachedInputTokens;
+    if (usage.cachedInputTokens !== undefined)
+      attributes['gen_ai.usage.cache_read.input_tokens'] = usage.cachedInputTokens;
     if (usage.cacheWriteInputTokens !== undefined)
       attributes['gen_ai.usage.cache_creation.input_tokens'] = usage.cacheWriteInputTokens;
     if (usage.reasoningTokens !== undefined) attributes['toolrail.usage.reasoning_tokens'] = usage.reasoningTokens;

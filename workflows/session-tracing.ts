@@ -7,7 +7,6 @@ import type { Attributes, Span } from '@opentelemetry/api';
 import type { CallModelResult } from '../activities';
 import type { PreparedCall, ToolOutcome } from '../src/dispatch';
 import type { TranscriptEntry } from '../src/session';
-import { modelLabel } from '../src/session';
 import type { SessionState } from './session-state';
 
 /** Span names: one session (Temporal's `RunWorkflow:agentSession`) holds turns, which hold the rest. */
@@ -99,7 +98,7 @@ export function traceModelCall<T extends CallModelResult | { interrupted: true }
   const settings = context.input.model;
   const attributes = {
     ...('provider' in settings ? { 'toolrail.model.provider': settings.provider } : {}),
-    'toolrail.model.name': modelLabel(settings),
+    'toolrail.model.name': 'id' in settings ? settings.id : settings.model,
     'toolrail.tools.visible_count': visibleTools,
   };
   return inSpan(sessionSpanNames.modelCall, attributes, async (span) => {

@@ -116,7 +116,7 @@ function toFunctionTool(tool: ModelToolSpec, strictTools: boolean | 'auto' | und
     type: 'function',
     name: tool.name,
     description: tool.description,
-    inputSchema: tool.inputSchema as LanguageModelV4FunctionTool['inputSchema'],
+    inputSchema: tool.inputSchema,
     ...(strict !== undefined && { strict }),
   };
 }
@@ -245,7 +245,8 @@ function readStreamPart(
       const block = reasoningById.get(part.id);
       if (block === undefined) return;
       if (part.type === 'reasoning-delta') block.text += part.delta;
-      if (part.providerMetadata !== undefined) block.providerMetadata = mergeMetadata(block.providerMetadata, part.providerMetadata);
+      if (part.providerMetadata !== undefined)
+        block.providerMetadata = mergeMetadata(block.providerMetadata, part.providerMetadata);
       return;
     }
     case 'tool-call':
@@ -268,7 +269,8 @@ function readStreamPart(
 
 function mergeMetadata(into: ProviderMetadata | undefined, from: SharedV4ProviderMetadata): ProviderMetadata {
   const merged: ProviderMetadata = { ...into };
-  for (const [provider, values] of Object.entries(from)) merged[provider] = { ...merged[provider], ...values } as ProviderMetadata[string];
+  for (const [provider, values] of Object.entries(from))
+    merged[provider] = { ...merged[provider], ...values } as ProviderMetadata[string];
   return merged;
 }
 
@@ -281,7 +283,10 @@ function toCallResult(model: LanguageModelV4, turn: number, collected: Collected
       provider: model.provider,
     });
   }
-  const calls = withDistinctCallIds(collected.toolCalls.map(({ call }) => call), turn);
+  const calls = withDistinctCallIds(
+    collected.toolCalls.map(({ call }) => call),
+    turn,
+  );
   const metadata: Record<string, ProviderMetadata> = {};
   collected.toolCalls.forEach(({ metadata: callMetadata }, index) => {
     const id = calls[index]?.id;
@@ -328,7 +333,9 @@ export function toModelFinishReason(
     case 'length':
       return 'length';
     case 'content-filter':
-      return finish.raw === undefined || finish.raw === 'stop' || finish.raw === 'refusal' ? 'refusal' : 'content-filter';
+      return finish.raw === undefined || finish.raw === 'stop' || finish.raw === 'refusal'
+        ? 'refusal'
+        : 'content-filter';
     case 'stop':
       if (finish.raw === 'pause_turn') return 'pause';
       return hasToolCalls ? 'tool-calls' : 'stop';

@@ -19,7 +19,10 @@ import { parseToolCallArguments, toolCallInput } from './tool-call-arguments';
  * each run of tool results as one `tool` message (errors as `error-text`, so providers that have an
  * error flag set it).
  */
-export function toLanguageModelPrompt(system: string | undefined, messages: readonly ConversationMessage[]): LanguageModelV4Prompt {
+export function toLanguageModelPrompt(
+  system: string | undefined,
+  messages: readonly ConversationMessage[],
+): LanguageModelV4Prompt {
   const prompt: LanguageModelV4Prompt = system ? [{ role: 'system', content: system }] : [];
   for (const message of messages) {
     if (message.role === 'user') {
@@ -54,7 +57,9 @@ function toAssistantMessage(message: AssistantMessage): LanguageModelV4Message {
   return { role: 'assistant', content };
 }
 
-function toToolResultPart(message: ToolResultMessage): Extract<LanguageModelV4Message, { role: 'tool' }>['content'][number] {
+function toToolResultPart(
+  message: ToolResultMessage,
+): Extract<LanguageModelV4Message, { role: 'tool' }>['content'][number] {
   return {
     type: 'tool-result',
     toolCallId: message.callId,
@@ -64,7 +69,7 @@ function toToolResultPart(message: ToolResultMessage): Extract<LanguageModelV4Me
 }
 
 function withOptions(metadata: ProviderMetadata | undefined): { providerOptions?: SharedV4ProviderOptions } {
-  return metadata === undefined ? {} : { providerOptions: metadata as SharedV4ProviderOptions };
+  return metadata === undefined ? {} : { providerOptions: metadata };
 }
 
 /** A prompt read back as the system prompt and the conversation (what a scripted model's steps see). */
@@ -80,7 +85,10 @@ export function fromLanguageModelPrompt(prompt: LanguageModelV4Prompt): {
         systems.push(message.content);
         break;
       case 'user':
-        messages.push({ role: 'user', text: message.content.map((part) => (part.type === 'text' ? part.text : '')).join('') });
+        messages.push({
+          role: 'user',
+          text: message.content.map((part) => (part.type === 'text' ? part.text : '')).join(''),
+        });
         break;
       case 'assistant': {
         const text = message.content.map((part) => (part.type === 'text' ? part.text : '')).join('');

@@ -124,7 +124,7 @@ const invalidResponseErrors = [
  * (a missing key, an unsupported setting, an unknown model) is `CONFIGURATION`. Other errors (a
  * custom model's own) are returned unchanged for the caller to rethrow.
  */
-export function toModelError(error: unknown, { provider, signal }: ToModelErrorOptions): ModelError | unknown {
+export function toModelError(error: unknown, { provider, signal }: ToModelErrorOptions): unknown {
   if (ModelError.isInstance(error)) return error;
   if (signal.aborted) return abortedModelError(provider, signal, error);
   const failure = (code: ModelErrorCode, message: string, extra: { retryable?: boolean } = {}): ModelError =>
@@ -177,7 +177,8 @@ function describeHttpError(error: APICallError, status: number): string {
   const body = error.responseBody?.trim() ?? '';
   const { type, code } = errorFields(error.data);
   if (body === '' || error.data === undefined) {
-    const said = body === '' ? 'without a response body' : `with a body that is not an error object: ${body.slice(0, 200)}`;
+    const said =
+      body === '' ? 'without a response body' : `with a body that is not an error object: ${body.slice(0, 200)}`;
     const hint = status === 400 || status === 413 ? `; ${contextHint}` : '';
     return `HTTP ${status} ${error.message || ''}`.trimEnd() + ` ${said}: the server gave no reason${hint}`;
   }

@@ -37,4 +37,3 @@ export interface ModelResponse {
   rawFinishReason?: string;
   usage?: ModelUsage;
 }
-

@@ -92,29 +92,32 @@ const connectionFields = ['baseUrl', 'apiKeyEnv', 'timeoutMs'] as const;
  * Which model a session uses and how it generates, as plain JSON (it travels in the workflow input).
  * API keys are never part of it: the worker reads them from its environment.
  */
-export const modelSettingsSchema = z.strictObject({ ...sourceShape, ...generationShape }).superRefine((settings, context) => {
-  if (settings.id !== undefined) {
-    for (const field of ['provider', 'model', ...connectionFields] as const) {
-      if (settings[field] !== undefined) {
-        context.addIssue({
-          code: 'custom',
-          path: [field],
-          message: `give either id (a model the worker was given) or provider and model, not both; ${field} belongs to provider`,
-        });
+export const modelSettingsSchema = z
+  .strictObject({ ...sourceShape, ...generationShape })
+  .superRefine((settings, context) => {
+    if (settings.id !== undefined) {
+      for (const field of ['provider', 'model', ...connectionFields] as const) {
+        if (settings[field] !== undefined) {
+          context.addIssue({
+            code: 'custom',
+            path: [field],
+            message: `give either id (a model the worker was given) or provider and model, not both; ${field} belongs to provider`,
+          });
+        }
       }
+      return;
     }
-    return;
-  }
-  if (settings.provider === undefined) {
-    context.addIssue({
-      code: 'custom',
-      path: ['id'],
-      message: 'give id (a model the worker was given), or provider (openai, openai-responses, anthropic, scripted) and model',
-    });
-  } else if (settings.model === undefined) {
-    context.addIssue({ code: 'custom', path: ['model'], message: `give the ${settings.provider} model name` });
-  }
-});
+    if (settings.provider === undefined) {
+      context.addIssue({
+        code: 'custom',
+        path: ['id'],
+        message:
+          'give id (a model the worker was given), or provider (openai, openai-responses, anthropic, scripted) and model',
+      });
+    } else if (settings.model === undefined) {
+      context.addIssue({ code: 'custom', path: ['model'], message: `give the ${settings.provider} model name` });
+    }
+  });
 
 /** The generation fields of {@link ModelSettings}. */
 export type GenerationSettings = z.input<z.ZodObject<typeof generationShape>>;

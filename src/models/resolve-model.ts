@@ -18,8 +18,7 @@ export interface WorkerModel {
 
 /** The models a worker serves, by the id sessions name (`{ id: 'fast' }`): a language model, or one with its defaults. */
 export type WorkerModels =
-  | Readonly<Record<string, LanguageModelV4 | WorkerModel>>
-  | ReadonlyMap<string, LanguageModelV4 | WorkerModel>;
+  Readonly<Record<string, LanguageModelV4 | WorkerModel>> | ReadonlyMap<string, LanguageModelV4 | WorkerModel>;
 
 /**
  * Resolves model ids to language models: the AI SDK's `createProviderRegistry(...)` (ids such as
@@ -58,7 +57,11 @@ export interface ResolvedModel {
 /** Sent as the key to a custom `baseUrl` when no key is set: local OpenAI-compatible servers need none. */
 const placeholderApiKey = 'no-key';
 
-const defaultApiKeyEnv = { openai: 'OPENAI_API_KEY', 'openai-responses': 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
+const defaultApiKeyEnv = {
+  openai: 'OPENAI_API_KEY',
+  'openai-responses': 'OPENAI_API_KEY',
+  anthropic: 'ANTHROPIC_API_KEY',
+};
 
 /**
  * Returns the function the model activity resolves a session's model settings with: a model the
@@ -97,7 +100,13 @@ export function createModelResolver(options: ModelResolverOptions = {}): (settin
         contextBudgetBytes: generation.contextBudgetBytes ?? own.contextBudgetBytes,
       };
     }
-    const key = JSON.stringify([settings.provider, settings.model, settings.baseUrl, settings.apiKeyEnv, settings.timeoutMs]);
+    const key = JSON.stringify([
+      settings.provider,
+      settings.model,
+      settings.baseUrl,
+      settings.apiKeyEnv,
+      settings.timeoutMs,
+    ]);
     let model = built.get(key);
     if (model === undefined) {
       model = buildModel(settings, options);
@@ -167,9 +176,11 @@ function buildModel(settings: BuiltInModelSettings, options: ModelResolverOption
   if (provider === 'anthropic') {
     // toolrail's baseUrl for Anthropic is the API root (as before); the provider's includes /v1.
     const baseURL = baseUrl === undefined ? undefined : `${baseUrl.replace(/\/+$/, '')}/v1`;
-    return createAnthropic({ apiKey, fetch: fetchWithTimeout, ...(baseURL !== undefined && { baseURL }) }).languageModel(
-      model,
-    );
+    return createAnthropic({
+      apiKey,
+      fetch: fetchWithTimeout,
+      ...(baseURL !== undefined && { baseURL }),
+    }).languageModel(model);
   }
   const openai = createOpenAI({
     apiKey,

@@ -61,7 +61,9 @@ export function createScriptedModel(script: readonly ScriptStep[], options: Scri
   const steps = [...script];
   const requests: ModelRequest[] = [];
 
-  async function answer(callOptions: LanguageModelV4CallOptions): Promise<{ response: ScriptedResponse; turn: number }> {
+  async function answer(
+    callOptions: LanguageModelV4CallOptions,
+  ): Promise<{ response: ScriptedResponse; turn: number }> {
     const signal = callOptions.abortSignal;
     const request = toModelRequest(callOptions, modelId);
     if (recordRequests) requests.push(structuredClone(request));
@@ -120,8 +122,10 @@ export function createScriptedModel(script: readonly ScriptStep[], options: Scri
 /** The call as the scripted model's step functions see it: the conversation and the settings. */
 function toModelRequest(options: LanguageModelV4CallOptions, modelId: string): ModelRequest {
   const { system, messages } = fromLanguageModelPrompt(options.prompt);
-  const own = options.providerOptions?.[toolrailProviderOptionsKey] as { turn?: unknown; sessionId?: unknown } | undefined;
-  const turn = typeof own?.turn === 'number' ? own.turn : messages.filter((message) => message.role === 'assistant').length;
+  const own = options.providerOptions?.[toolrailProviderOptionsKey] as
+    { turn?: unknown; sessionId?: unknown } | undefined;
+  const turn =
+    typeof own?.turn === 'number' ? own.turn : messages.filter((message) => message.role === 'assistant').length;
   const tools: ModelToolSpec[] = (options.tools ?? []).flatMap((tool) =>
     tool.type === 'function'
       ? [{ name: tool.name, description: tool.description ?? '', inputSchema: tool.inputSchema as JsonSchemaObject }]
@@ -141,7 +145,7 @@ function toModelRequest(options: LanguageModelV4CallOptions, modelId: string): M
     ...(options.topK !== undefined && { topK: options.topK }),
     ...(options.stopSequences !== undefined && { stopSequences: options.stopSequences }),
     ...(options.seed !== undefined && { seed: options.seed }),
-    ...(Object.keys(providerOptions).length > 0 && { providerOptions: providerOptions as ModelRequest['providerOptions'] }),
+    ...(Object.keys(providerOptions).length > 0 && { providerOptions }),
   };
 }
 
@@ -193,7 +197,8 @@ function toStreamParts(response: ScriptedResponse, turn: number): LanguageModelV
 
 /** A scripted finish reason as a provider would report it (unified and raw). */
 function toFinishReason(response: ScriptedResponse): LanguageModelV4FinishReason {
-  const reason: ModelFinishReason = response.finishReason ?? ((response.toolCalls ?? []).length > 0 ? 'tool-calls' : 'stop');
+  const reason: ModelFinishReason =
+    response.finishReason ?? ((response.toolCalls ?? []).length > 0 ? 'tool-calls' : 'stop');
   switch (reason) {
     case 'refusal':
       return { unified: 'content-filter', raw: 'refusal' };
@@ -210,7 +215,10 @@ function toUsage(usage: ModelUsage | undefined): LanguageModelV4Usage {
   return {
     inputTokens: {
       total: usage?.inputTokens,
-      noCache: usage === undefined ? undefined : usage.inputTokens - (usage.cachedInputTokens ?? 0) - (usage.cacheWriteInputTokens ?? 0),
+      noCache:
+        usage === undefined
+          ? undefined
+          : usage.inputTokens - (usage.cachedInputTokens ?? 0) - (usage.cacheWriteInputTokens ?? 0),
       cacheRead: usage?.cachedInputTokens,
       cacheWrite: usage?.cacheWriteInputTokens,
     },

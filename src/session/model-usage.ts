@@ -2,7 +2,7 @@ import type { ModelUsage } from '../models';
 
 /** Tokens spent over several model calls (a run, or the whole session). */
 export interface UsageTotals {
-  /** Model calls that reported usage. */
+  /** Model calls that answered (whether or not their provider reported usage). */
   modelCalls: number;
   /** Prompt tokens, cached ones included. */
   inputTokens: number;
@@ -28,14 +28,14 @@ export const emptyUsageTotals: UsageTotals = {
   reasoningTokens: 0,
 };
 
-/** Totals with one more call's usage added. */
-export function addUsage(totals: UsageTotals, usage: ModelUsage): UsageTotals {
+/** Totals with one more model call, and its usage when the provider reported it. */
+export function addUsage(totals: UsageTotals, usage: ModelUsage | undefined): UsageTotals {
   return {
     modelCalls: totals.modelCalls + 1,
-    inputTokens: totals.inputTokens + usage.inputTokens,
-    outputTokens: totals.outputTokens + usage.outputTokens,
-    cachedInputTokens: totals.cachedInputTokens + (usage.cachedInputTokens ?? 0),
-    reasoningTokens: totals.reasoningTokens + (usage.reasoningTokens ?? 0),
+    inputTokens: totals.inputTokens + (usage?.inputTokens ?? 0),
+    outputTokens: totals.outputTokens + (usage?.outputTokens ?? 0),
+    cachedInputTokens: totals.cachedInputTokens + (usage?.cachedInputTokens ?? 0),
+    reasoningTokens: totals.reasoningTokens + (usage?.reasoningTokens ?? 0),
   };
 }
 

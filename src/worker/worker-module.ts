@@ -20,7 +20,9 @@ export function readWorkerModule(loaded: unknown, file: string): ToolrailWorkerM
   const candidate = (loaded as { default?: unknown }).default ?? loaded;
   const inner = (candidate as { default?: unknown }).default ?? candidate;
   if (typeof inner !== 'object' || inner === null || !Array.isArray((inner as { tools?: unknown }).tools)) {
-    throw new Error(`${file}: expected a default export { tools: [...], models?, modelRegistry?, scriptedModels?, hooks? } (see docs/tools.md)`);
+    throw new Error(
+      `${file}: expected a default export { tools: [...], models?, modelRegistry?, scriptedModels?, hooks? } (see docs/tools.md)`,
+    );
   }
   return inner as ToolrailWorkerModule;
 }

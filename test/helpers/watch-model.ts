@@ -31,7 +31,10 @@ export function watchModel(model: LanguageModelV4): WatchedModel {
   const started = new KeyedEvents<WatchedModelCall>();
   const settled = new KeyedEvents<WatchedModelCall>();
 
-  function begin(options: LanguageModelV4CallOptions): { call: WatchedModelCall; end: (how: 'answered' | 'failed') => void } {
+  function begin(options: LanguageModelV4CallOptions): {
+    call: WatchedModelCall;
+    end: (how: 'answered' | 'failed') => void;
+  } {
     const call: WatchedModelCall = { turn: turnOf(options), sawAbort: false };
     calls.push(call);
     const onAbort = (): void => {

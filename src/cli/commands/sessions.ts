@@ -12,7 +12,8 @@ const statuses = Object.values(SessionStatuses);
 const usage = `Usage: toolrail sessions [--status ${statuses.join('|')}] [--limit N] [--json] [connection flags]
 
 Lists sessions, newest first, filtered by the ToolrailStatus search attribute (the same filter
-works in the Web UI: ToolrailStatus="awaiting_approval").
+works in the Web UI: ToolrailStatus="awaiting_approval"), with the tokens each used so far
+(ToolrailTotalTokens: input plus output).
 
 ${connectionFlagsHelp}`;
 
@@ -40,12 +41,13 @@ export const sessionsCommand: CliCommand = {
       if (json) return JSON.stringify(sessions, null, 2);
       if (sessions.length === 0) return 'no sessions';
       return formatTable(
-        ['SESSION', 'STATUS', 'WORKFLOW', 'STARTED', 'UI'],
+        ['SESSION', 'STATUS', 'WORKFLOW', 'STARTED', 'TOKENS', 'UI'],
         sessions.map((session) => [
           session.sessionId,
           session.status ?? '-',
           session.workflowStatus,
           session.startTime.toISOString(),
+          session.totalTokens === undefined ? '-' : String(session.totalTokens),
           sessionUiUrl(connection, session.sessionId),
         ]),
         120,

@@ -1,4 +1,4 @@
-import type { LanguageModelV4, LanguageModelV4GenerateResult } from '@ai-sdk/provider';
+import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4GenerateResult } from '@ai-sdk/provider';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BuiltInModelSettings } from '../../../src/models';
 import type { TranscriptEntry } from '../../../src/session';
@@ -79,32 +79,32 @@ describe('a session runs on any model through the provider interface, with the s
       outputTokens: { total: output, text: output, reasoning: undefined },
     });
     // It assigns first, creates the ticket when told to, and answers once a tool succeeded.
+    const answer = (prompt: LanguageModelV4CallOptions['prompt']): LanguageModelV4GenerateResult => {
+      const last = prompt.at(-1);
+      const result = last?.role === 'tool' ? last.content[0] : undefined;
+      const call = (toolName: string, input: object): LanguageModelV4GenerateResult => ({
+        content: [{ type: 'tool-call', toolCallId: `${toolName}-1`, toolName, input: JSON.stringify(input) }],
+        finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
+        usage: usage(100, 10),
+        warnings: [],
+      });
+      if (result?.type !== 'tool-result') return call('assign_ticket', { ticketId: 'T-1042', assignee: 'dana' });
+      if (result.output.type === 'error-text')
+        return call('create_ticket', { title: 'Printer on fire', priority: 'high' });
+      return {
+        content: [{ type: 'text', text: 'Ticket T-1042 is open.' }],
+        finishReason: { unified: 'stop', raw: 'stop' },
+        usage: usage(120, 6),
+        warnings: [],
+      };
+    };
     const deskBot: LanguageModelV4 = {
       specificationVersion: 'v4',
       provider: 'acme',
       modelId: 'desk-bot',
       supportedUrls: {},
-      async doGenerate({ prompt }) {
-        const last = prompt.at(-1);
-        const result = last?.role === 'tool' ? last.content[0] : undefined;
-        const call = (toolName: string, input: object): LanguageModelV4GenerateResult => ({
-          content: [{ type: 'tool-call', toolCallId: `${toolName}-1`, toolName, input: JSON.stringify(input) }],
-          finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
-          usage: usage(100, 10),
-          warnings: [],
-        });
-        if (result?.type !== 'tool-result') return call('assign_ticket', { ticketId: 'T-1042', assignee: 'dana' });
-        if (result.output.type === 'error-text') return call('create_ticket', { title: 'Printer on fire', priority: 'high' });
-        return {
-          content: [{ type: 'text', text: 'Ticket T-1042 is open.' }],
-          finishReason: { unified: 'stop', raw: 'stop' },
-          usage: usage(120, 6),
-          warnings: [],
-        };
-      },
-      doStream() {
-        return Promise.reject(new Error('desk-bot does not stream'));
-      },
+      doGenerate: ({ prompt }) => Promise.resolve(answer(prompt)),
+      doStream: () => Promise.reject(new Error('desk-bot does not stream')),
     };
     const desk = createTicketDesk();
     await withSessionWorker({ connections, tools: desk.tools, models: { 'desk-bot': deskBot } }, async ({ client }) => {

@@ -16,7 +16,11 @@ import { createTicketDesk, ticketDeskMessage } from '../../fixtures/ticket-desk'
 
 function settingsFor(api: WireApi, url: string): BuiltInModelSettings {
   if (api === 'anthropic') return { provider: 'anthropic', model: 'claude-sonnet-5-5', baseUrl: url };
-  return { provider: api === 'openai-responses' ? 'openai-responses' : 'openai', model: 'gpt-4.1', baseUrl: `${url}/v1` };
+  return {
+    provider: api === 'openai-responses' ? 'openai-responses' : 'openai',
+    model: 'gpt-4.1',
+    baseUrl: `${url}/v1`,
+  };
 }
 
 /** A recorded response with the server asking for a shorter wait than recorded, so retries stay quick. */
@@ -68,7 +72,9 @@ describe('what the model says is honoured, and what fails is said (recorded prov
       expect(ran).toEqual([]);
       expect(requests).toHaveLength(1);
       expect(final).toMatchObject({ status: 'completed', lastRunEnd: 'max_tokens', counters: { toolCalls: 0 } });
-      expect(runEnd(transcript)?.detail).toMatch(/^the output limit cut the response off \(.+\); 1 proposed call was not run: create_ticket$/);
+      expect(runEnd(transcript)?.detail).toMatch(
+        /^the output limit cut the response off \(.+\); 1 proposed call was not run: create_ticket$/,
+      );
       const model = transcript.find((entry) => entry.kind === 'model');
       expect(model).toMatchObject({ finishReason: 'length', calls: [{ tool: 'create_ticket' }] });
     },
@@ -81,7 +87,7 @@ describe('what the model says is honoured, and what fails is said (recorded prov
   ])('ends the run with refusal when the model refuses on %s', async (api, name) => {
     const { final, transcript } = await runSession(api, [loadWireFixture(api, name)]);
     expect(final).toMatchObject({ status: 'completed', lastRunEnd: 'refusal' });
-    expect(runEnd(transcript)?.detail).toContain("the model refused");
+    expect(runEnd(transcript)?.detail).toContain('the model refused');
     expect(transcript.find((entry) => entry.kind === 'model')).toMatchObject({ finishReason: 'refusal' });
   });
 
@@ -100,9 +106,10 @@ describe('what the model says is honoured, and what fails is said (recorded prov
       loadWireFixture('anthropic', 'text-answer'),
     ]);
     expect(final).toMatchObject({ status: 'completed', lastRunEnd: 'answered', counters: { turns: 2 } });
-    expect(
-      transcript.flatMap((entry) => (entry.kind === 'model' ? [entry.finishReason] : [])),
-    ).toEqual(['pause', 'stop']);
+    expect(transcript.flatMap((entry) => (entry.kind === 'model' ? [entry.finishReason] : []))).toEqual([
+      'pause',
+      'stop',
+    ]);
     const messages = (requests[1]?.body as { messages: { role: string; content: unknown }[] }).messages;
     expect(messages.at(-1)).toMatchObject({
       role: 'assistant',
@@ -134,7 +141,10 @@ describe('what the model says is honoured, and what fails is said (recorded prov
 
   it('retries five 500s in a row, then ends the run with model_error and the session failed', async () => {
     const error = retryingSoon(loadWireFixture('openai', 'server-error-500'), 'retry-after-ms', '10');
-    const { final, transcript, requests } = await runSession('openai', Array.from({ length: 5 }, () => error));
+    const { final, transcript, requests } = await runSession(
+      'openai',
+      Array.from({ length: 5 }, () => error),
+    );
     expect(requests).toHaveLength(5);
     expect(final).toMatchObject({ status: 'failed', lastRunEnd: 'model_error' });
     expect(runEnd(transcript)?.detail).toContain('HTTP 500 server_error');
@@ -142,7 +152,10 @@ describe('what the model says is honoured, and what fails is said (recorded prov
 
   it('retries a 429 after the retry-after the server sent, through Temporal', async () => {
     const limited = retryingSoon(loadWireFixture('openai', 'rate-limited-429'), 'retry-after', '1');
-    const { final, requests, history } = await runSession('openai', [limited, loadWireFixture('openai', 'text-answer')]);
+    const { final, requests, history } = await runSession('openai', [
+      limited,
+      loadWireFixture('openai', 'text-answer'),
+    ]);
     expect(requests).toHaveLength(2);
     expect(final).toMatchObject({ status: 'completed', lastRunEnd: 'answered' });
     // The model call's second attempt started after the failure that asked Temporal to wait 1 s.

@@ -54,14 +54,19 @@ describe('Anthropic messages through @ai-sdk/anthropic (recorded responses)', ()
   it('returns parallel tool_use blocks in order, and a call without arguments as {}', async () => {
     const wire = await over('anthropic', [fixture('parallel-tool-calls'), fixture('no-argument-tool-call')]);
     const { response } = await wire.call(ticketRequest());
-    expect(response).toMatchObject({ text: 'Let me look up both orders and the customer at once.', finishReason: 'tool-calls' });
+    expect(response).toMatchObject({
+      text: 'Let me look up both orders and the customer at once.',
+      finishReason: 'tool-calls',
+    });
     expect(response.toolCalls).toEqual([
       { id: 'toolu_01Kd7fPq2sWx4yZa6bCe8gHi', name: 'lookup_order', args: { orderId: 'A-1001' } },
       { id: 'toolu_01Lm9nOp1qRs3tUv5wXy7zAb', name: 'lookup_order', args: { orderId: 'B-2002' } },
       { id: 'toolu_01Cd2eFg4hIj6kLm8nOp0qRs', name: 'get_customer', args: { customerId: 'C-77' } },
     ]);
     const second = await wire.call(ticketRequest({ turn: 1 }));
-    expect(second.response.toolCalls).toEqual([{ id: 'toolu_01Gh7iJk9lMn1oPq3rSt5uVw', name: 'list_queues', args: {} }]);
+    expect(second.response.toolCalls).toEqual([
+      { id: 'toolu_01Gh7iJk9lMn1oPq3rSt5uVw', name: 'list_queues', args: {} },
+    ]);
   });
 
   it('asks for one call at a time with parallelToolCalls: false', async () => {
@@ -90,7 +95,12 @@ describe('Anthropic messages through @ai-sdk/anthropic (recorded responses)', ()
           role: 'assistant',
           content: [
             { type: 'text', text: "I'll assign the ticket to Dana." },
-            { type: 'tool_use', id: refused.id, name: 'assign_ticket', input: { ticketId: 'T-1042', assignee: 'dana' } },
+            {
+              type: 'tool_use',
+              id: refused.id,
+              name: 'assign_ticket',
+              input: { ticketId: 'T-1042', assignee: 'dana' },
+            },
           ],
         },
         {
@@ -155,7 +165,8 @@ describe('Anthropic messages through @ai-sdk/anthropic (recorded responses)', ()
           content: [
             {
               type: 'thinking',
-              thinking: 'The user wants a ticket and an assignment. Assigning needs an existing ticket, so create it first.',
+              thinking:
+                'The user wants a ticket and an assignment. Assigning needs an existing ticket, so create it first.',
               signature,
             },
             { type: 'text', text: "I'll create the ticket first." },
@@ -168,7 +179,11 @@ describe('Anthropic messages through @ai-sdk/anthropic (recorded responses)', ()
   });
 
   it('fails a 429 with the retry-after wait, and a 529 and a 500 as retryable, one request each', async () => {
-    const wire = await over('anthropic', [fixture('rate-limited-429'), fixture('overloaded-529'), fixture('server-error-500')]);
+    const wire = await over('anthropic', [
+      fixture('rate-limited-429'),
+      fixture('overloaded-529'),
+      fixture('server-error-500'),
+    ]);
     const limited = await wire.failure(ticketRequest());
     expect(limited).toMatchObject({ code: 'RATE_LIMITED', retryable: true, retryAfterMs: 12_000, status: 429 });
     expect(limited.message).toContain('HTTP 429 rate_limit_error: This request would exceed the rate limit');

@@ -8,7 +8,13 @@ import {
   type LanguageModelCallResult,
   type ModelRequest,
 } from '../../../../src/models';
-import { startWireServer, type HOLD, type WireApi, type WireFixture, type WireServer } from '../../../helpers/wire-server';
+import {
+  startWireServer,
+  type HOLD,
+  type WireApi,
+  type WireFixture,
+  type WireServer,
+} from '../../../helpers/wire-server';
 
 /** A model built as a worker builds it from settings, talking to a local server that replays recorded responses. */
 export interface ModelOverWire {

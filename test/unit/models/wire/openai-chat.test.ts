@@ -58,12 +58,17 @@ describe('OpenAI chat completions through @ai-sdk/openai (recorded responses)', 
     const wire = await over('openai', [fixture('single-tool-call')]);
     const { response } = await wire.call(ticketRequest());
     expect(response).toMatchObject({
-      toolCalls: [{ id: 'call_Vx2fJ3n8kQm4pR7tY1wZ0aBc', name: 'assign_ticket', args: { ticketId: 'T-1042', assignee: 'dana' } }],
+      toolCalls: [
+        { id: 'call_Vx2fJ3n8kQm4pR7tY1wZ0aBc', name: 'assign_ticket', args: { ticketId: 'T-1042', assignee: 'dana' } },
+      ],
       finishReason: 'tool-calls',
     });
     expect(wire.server.requests[0]?.body).toMatchObject({
       tools: [
-        { type: 'function', function: { name: 'create_ticket', parameters: supportDeskTools[0]?.inputSchema, strict: true } },
+        {
+          type: 'function',
+          function: { name: 'create_ticket', parameters: supportDeskTools[0]?.inputSchema, strict: true },
+        },
         { type: 'function', function: { name: 'assign_ticket', strict: false } },
       ],
       tool_choice: 'auto',
@@ -169,7 +174,12 @@ describe('OpenAI chat completions through @ai-sdk/openai (recorded responses)', 
   it('reads cached input tokens and reasoning tokens', async () => {
     const wire = await over('openai', [fixture('cached-usage')]);
     const { response } = await wire.call(ticketRequest());
-    expect(response.usage).toEqual({ inputTokens: 2310, outputTokens: 212, cachedInputTokens: 1920, reasoningTokens: 192 });
+    expect(response.usage).toEqual({
+      inputTokens: 2310,
+      outputTokens: 212,
+      cachedInputTokens: 1920,
+      reasoningTokens: 192,
+    });
   });
 
   it('fails a 429 with the wait the server asked for, after one request', async () => {
@@ -181,7 +191,10 @@ describe('OpenAI chat completions through @ai-sdk/openai (recorded responses)', 
   });
 
   it('fails each of five 500s in a row as a retryable server error, one request each', async () => {
-    const wire = await over('openai', Array.from({ length: 5 }, () => fixture('server-error-500')));
+    const wire = await over(
+      'openai',
+      Array.from({ length: 5 }, () => fixture('server-error-500')),
+    );
     for (let attempt = 0; attempt < 5; attempt++) {
       const error = await wire.failure(ticketRequest());
       expect(error).toMatchObject({ code: 'SERVER_ERROR', retryable: true, status: 500 });
@@ -214,7 +227,13 @@ describe('OpenAI chat completions through @ai-sdk/openai (recorded responses)', 
     expect(deltas).toEqual(["I'll", ' file', ' the', ' ticket', ' first.']);
     expect(response).toMatchObject({
       text: "I'll file the ticket first.",
-      toolCalls: [{ id: 'call_Sb5tUv7wXy9zAb1cDe3fGh5i', name: 'create_ticket', args: { title: 'Printer on fire', priority: 'high' } }],
+      toolCalls: [
+        {
+          id: 'call_Sb5tUv7wXy9zAb1cDe3fGh5i',
+          name: 'create_ticket',
+          args: { title: 'Printer on fire', priority: 'high' },
+        },
+      ],
       finishReason: 'tool-calls',
       usage: { inputTokens: 468, outputTokens: 41 },
     });
