@@ -140,7 +140,11 @@ describe('model settings: a model by id or by provider, generation settings and 
         });
         expect(await session.result()).toMatchObject({ status: 'completed', lastRunEnd: 'answered' });
       });
-      expect(server.requests.map((request) => request.path)).toEqual(['/v1/responses', '/v1/responses', '/v1/responses']);
+      expect(server.requests.map((request) => request.path)).toEqual([
+        '/v1/responses',
+        '/v1/responses',
+        '/v1/responses',
+      ]);
       expect(server.requests[0]?.headers.authorization).toBe('Bearer test-key');
       expect(desk.ran).toEqual(['create_ticket(Printer on fire, high)']);
     } finally {
