@@ -162,9 +162,8 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       annotateModelResponse(response, called);
       // Calls of a response that was cut off, refused, filtered or paused never run: they are not stored either.
       const runs = modelFinishOutcome(response.finishReason, response.toolCalls.length).kind === 'calls';
-      const { toolCallMetadata, ...withoutMetadata } = called.assistant;
-      const stored = runs ? called.assistant : { ...withoutMetadata, toolCalls: [] };
-      void toolCallMetadata;
+      const { toolCallMetadata: _notRun, ...withoutCalls } = called.assistant;
+      const stored = runs ? called.assistant : { ...withoutCalls, toolCalls: [] };
       // The catalog the model saw: names fixed by the workflow for this turn (deferred ones it lists count as revealed).
       const turnCatalog = catalogOf(catalog, catalog);
       const prepared = runs

@@ -65,10 +65,13 @@ export function createScriptedModel(script: readonly ScriptStep[], options: Scri
     callOptions: LanguageModelV4CallOptions,
   ): Promise<{ response: ScriptedResponse; turn: number }> {
     const signal = callOptions.abortSignal;
-    const request = toModelRequest(callOptions, modelId);
-    if (recordRequests) requests.push(structuredClone(request));
+    // The conversation is read back only for a step function or the record: a long session's
+    // canned answers cost no more than the turn number.
+    let request: ModelRequest | undefined;
+    const requestNow = (): ModelRequest => (request ??= toModelRequest(callOptions, modelId));
+    if (recordRequests) requests.push(structuredClone(requestNow()));
     if (signal?.aborted) throw abortedModelError(provider, signal);
-    const { turn } = request;
+    const turn = turnOf(callOptions);
     if (!Number.isSafeInteger(turn) || turn < 0) {
       throw new ModelError({
         code: ModelErrorCode.BAD_REQUEST,
@@ -78,7 +81,7 @@ export function createScriptedModel(script: readonly ScriptStep[], options: Scri
     }
     const step = steps[turn];
     if (step === undefined) throw scriptExhausted(provider, turn, steps.length);
-    const response = typeof step === 'function' ? await step(request) : step;
+    const response = typeof step === 'function' ? await step(requestNow()) : step;
     return { response: structuredClone(response), turn };
   }
 
@@ -119,13 +122,18 @@ export function createScriptedModel(script: readonly ScriptStep[], options: Scri
   };
 }
 
+/** The session's turn of a call (`providerOptions.toolrail.turn`), else the number of assistant messages in its prompt. */
+function turnOf(options: LanguageModelV4CallOptions): number {
+  const own = options.providerOptions?.[toolrailProviderOptionsKey] as { turn?: unknown } | undefined;
+  if (typeof own?.turn === 'number') return own.turn;
+  return options.prompt.filter((message) => message.role === 'assistant').length;
+}
+
 /** The call as the scripted model's step functions see it: the conversation and the settings. */
 function toModelRequest(options: LanguageModelV4CallOptions, modelId: string): ModelRequest {
   const { system, messages } = fromLanguageModelPrompt(options.prompt);
-  const own = options.providerOptions?.[toolrailProviderOptionsKey] as
-    { turn?: unknown; sessionId?: unknown } | undefined;
-  const turn =
-    typeof own?.turn === 'number' ? own.turn : messages.filter((message) => message.role === 'assistant').length;
+  const own = options.providerOptions?.[toolrailProviderOptionsKey] as { sessionId?: unknown } | undefined;
+  const turn = turnOf(options);
   const tools: ModelToolSpec[] = (options.tools ?? []).flatMap((tool) =>
     tool.type === 'function'
       ? [{ name: tool.name, description: tool.description ?? '', inputSchema: tool.inputSchema as JsonSchemaObject }]

@@ -83,6 +83,34 @@ describe('streaming from the model', () => {
     );
   });
 
+  it('goes on when onModelTextDelta throws: the hook cannot fail a model call', async () => {
+    const model = createScriptedModel([textResponse('Still answered.')]);
+    let calls = 0;
+    await withSessionWorker(
+      {
+        connections,
+        tools: [],
+        models: { streamer: { model, stream: true } },
+        onModelTextDelta: () => {
+          calls += 1;
+          throw new Error('the live feed is down');
+        },
+      },
+      async ({ client }) => {
+        const session = await client.startSession({
+          sessionId: uniqueName('throwing-hook'),
+          rules: noRules,
+          model: { id: 'streamer' },
+          firstMessage: 'Hello',
+          interactive: false,
+        });
+        expect(await session.result()).toMatchObject({ status: 'completed', lastRunEnd: 'answered' });
+        expect(calls).toBe(2);
+        expect(modelTexts(await session.transcript())).toEqual(['Still answered.']);
+      },
+    );
+  });
+
   it('lands an interrupt mid-stream: the stream stops and the run ends interrupted', async () => {
     const watched = watchModel(
       createScriptedModel([textResponse('Let me think about this for a very long while.', { delayMs: 60_000 })]),
