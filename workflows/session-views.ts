@@ -108,19 +108,19 @@ const publishedAfter = new Set<SessionEventType>([
 ]);
 
 /**
- * The session in the Temporal UI: its search attributes (upserted only when they changed) and a
- * Markdown summary as the workflow's current details, brought up to date after each event that
+ * The session in the Temporal UI: its search attributes (only those that changed are upserted, so
+ * each upsert stays small in history) and a Markdown summary as the workflow's current details, brought up to date after each event that
  * moves the status. `publish` shows the state now (a workflow run's first look at it).
  */
 export function temporalUiView(): { onEvent: SessionView; publish: (state: SessionState) => void } {
-  let upserted: string | undefined;
+  const upserted = new Map<string, unknown>();
   const publish = (state: SessionState): void => {
     const { status, lastTool, counters, lastRunEnd, run, usage } = state;
     const pendingApprovals = [...state.pendingApprovals.values()];
     const attributes = sessionSearchAttributes({ status, lastTool, counters, pendingApprovals, usage });
-    const fingerprint = JSON.stringify(attributes.map(({ value }) => value));
-    if (upserted !== fingerprint) upsertSearchAttributes(attributes);
-    upserted = fingerprint;
+    const changed = attributes.filter(({ key, value }) => !upserted.has(key.name) || upserted.get(key.name) !== value);
+    if (changed.length > 0) upsertSearchAttributes(changed);
+    for (const { key, value } of changed) upserted.set(key.name, value);
     const narrowed = (): NarrowResult => narrow(state.rules, state.ruleState, catalogNames(state));
     const view = { status, counters, pendingApprovals, lastRunEnd, runInProgress: run.inProgress, narrowed };
     setCurrentDetails(renderCurrentDetails(view));
