@@ -4,6 +4,7 @@ import path from 'node:path';
 import { ToolrailClient } from '../../src/client/toolrail-client';
 import type { LanguageModelV4, LanguageModelRegistry, WorkerModels } from '../../src/models';
 import type { AnyTool } from '../../src/tools/tool';
+import type { ToolRegistry } from '../../src/tools/tool-registry';
 import type { ToolHooks } from '../../src/tools/lifecycle/tool-hooks';
 import { createWorker } from '../../src/worker/create-worker';
 import type { CreateWorkerOptions } from '../../src/worker/create-worker';
@@ -23,7 +24,8 @@ export interface SessionWorkerScope {
 /** Options of {@link withSessionWorker}. */
 export interface WithSessionWorkerOptions {
   connections: HarnessConnections;
-  tools: readonly AnyTool[];
+  /** The worker's tools, or a registry (e.g. one MCP servers keep their tools in). */
+  tools: readonly AnyTool[] | ToolRegistry;
   scriptedModels?: Record<string, LanguageModelV4>;
   models?: WorkerModels;
   modelRegistry?: LanguageModelRegistry;

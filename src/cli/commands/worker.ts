@@ -10,9 +10,10 @@ import { parseCommandArgs } from '../parse-command-args';
 
 const usage = `Usage: toolrail worker --module FILE [connection flags]
 
-Runs a worker that executes toolrail sessions on the task queue, with the tools (and models) of
-FILE, a module whose default export is { tools, models?, modelRegistry?, scriptedModels?, hooks? }.
-Start more workers on the same task queue to scale out. Ctrl-C drains running tasks and stops.
+Runs a worker that executes toolrail sessions on the task queue, with the tools and models of
+FILE, a module whose default export is { tools, models?, modelRegistry?, scriptedModels?, hooks? }
+(tools: a list, or a ToolRegistry, e.g. one MCP servers keep their tools in). Start more workers
+on the same task queue to scale out. Ctrl-C drains running tasks and stops.
 
 ${connectionFlagsHelp}`;
 
@@ -48,7 +49,7 @@ export const workerCommand: CliCommand = {
         ...(module.hooks ? { hooks: module.hooks } : {}),
       });
       process.stdout.write(
-        `worker: ${module.tools.length} tools on task queue ${settings.taskQueue} at ${settings.address} (namespace ${settings.namespace}); Ctrl-C to stop\n`,
+        `worker: ${('list' in module.tools ? module.tools.list() : module.tools).length} tools on task queue ${settings.taskQueue} at ${settings.address} (namespace ${settings.namespace}); Ctrl-C to stop\n`,
       );
       // The Temporal runtime shuts its workers down on SIGINT/SIGTERM (draining running tasks).
       await worker.run();
