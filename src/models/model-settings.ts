@@ -68,7 +68,7 @@ const generationShape = {
 const sourceShape = {
   /**
    * A model the worker was given: a key of `createWorker({ models })`, or an id its
-   * `modelRegistry` resolves (e.g. `openai:gpt-4.1-mini` with the AI SDK's `createProviderRegistry`).
+   * `modelRegistry` resolves (e.g. `openai:gpt-5.4-mini` with the AI SDK's `createProviderRegistry`).
    */
   id: z.string().min(1).optional(),
   /** A model the worker builds with an official provider: `openai` (chat completions, any compatible server), `openai-responses`, `anthropic`, or `scripted`. */

@@ -22,7 +22,7 @@ export type WorkerModels =
 
 /**
  * Resolves model ids to language models: the AI SDK's `createProviderRegistry(...)` (ids such as
- * `openai:gpt-4.1-mini`), or a single provider (`createOpenAI()`, ids such as `gpt-4.1-mini`).
+ * `openai:gpt-5.4-mini`), or a single provider (`createOpenAI()`, ids such as `gpt-5.4-mini`).
  */
 export interface LanguageModelRegistry {
   languageModel(id: string): LanguageModelV4;

@@ -25,13 +25,13 @@ export interface CreateWorkerOptions {
   tools: readonly AnyTool[] | ToolRegistry;
   /**
    * Language models (any AI SDK `LanguageModelV4`) by the id sessions name: `{ fast:
-   * openai('gpt-4.1-mini') }` serves `model: { id: 'fast' }`. An entry may carry defaults:
+   * openai('gpt-5.4-mini') }` serves `model: { id: 'fast' }`. An entry may carry defaults:
    * `{ model, stream?, contextBudgetBytes? }`.
    */
   models?: WorkerModels;
   /**
    * Resolves ids not in `models`: the AI SDK's `createProviderRegistry({ openai, anthropic })`
-   * (ids such as `openai:gpt-4.1-mini`), or a single provider.
+   * (ids such as `openai:gpt-5.4-mini`), or a single provider.
    */
   modelRegistry?: LanguageModelRegistry;
   /** Scripted models by name, for sessions with `model: { provider: 'scripted', model: NAME }`. */
