@@ -118,7 +118,8 @@ export type { ModelTextDelta } from '../activities';
 
 // Where sessions' conversations live.
 export { openContentStore, DirectoryContentStore, PostgresContentStore, createExternalStorage } from './store';
-export type { ContentStore, ContentRef } from './store';
+export type { ContentStore, ContentRef, StoreIdentity, StoredSession } from './store';
+export { readStoreIdentity } from './store';
 
 // Workers.
 export { createWorker } from './worker';
@@ -131,6 +132,8 @@ export type { ToolrailWorkerModule } from './worker';
 export { ToolrailClient } from './client';
 export type { StartSessionOptions, SessionListing } from './client';
 export { SessionHandle } from './client';
+export { pruneSessions } from './client';
+export type { PruneReport, PruneSessionsOptions, PrunedSession } from './client';
 // The session's signals, updates and queries, for a plain Temporal client.
 export {
   interruptSignal,
@@ -145,6 +148,8 @@ export {
 export type { InterruptInput, UserMessageInput, ApproveToolCallInput } from './session';
 export type { SessionInput, SessionLimits, SiblingAbort } from './session';
 export type { RunEndReason, SessionUsage, UsageTotals } from './session';
+export { StoreFailureType } from './session';
+export type { StoreProblem } from './session';
 export type {
   SessionRuleStateView,
   SessionStatusView,

@@ -2,7 +2,7 @@ import { beginTurn, endRun, record, startRun } from '../src/rules';
 import type { CompiledRuleSet, RuleState } from '../src/rules';
 import { readRevealedTools } from '../src/dispatch';
 import type { ToolCatalog } from '../src/dispatch';
-import { addUsage, appendToLog, beginTurnInProgress, emptyUsageTotals, settleTurnCalls } from '../src/session';
+import { appendToLog, beginTurnInProgress, foldStoreEvent, foldUsage, settleTurnCalls } from '../src/session';
 import type {
   ConversationLog,
   DispatchedCall,
@@ -15,6 +15,7 @@ import type {
   SessionEvent,
   SessionInput,
   SessionStatus,
+  SessionStoreState,
   SessionUsage,
   TurnInProgress,
 } from '../src/session';
@@ -66,6 +67,8 @@ export interface SessionState {
   /** A pending interrupt, until the run has acted on it. */
   readonly interrupt: { message?: string } | undefined;
   readonly endRequested: boolean;
+  /** The content store: its identity, and the operations that wait for it now (`foldStoreEvent`). */
+  readonly store: SessionStoreState;
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -80,7 +83,7 @@ export function applyEvent(state: SessionState, event: SessionEvent): void {
   const counters = s.counters as Mutable<SessionCounters>;
   switch (event.type) {
     case 'message_received':
-      s.queuedMessages = [...s.queuedMessages, event.text];
+      s.queuedMessages = [...s.queuedMessages, event.message ?? event.text];
       return;
     case 'messages_stored': {
       const refs = new Map(event.stored.map(({ text, message }) => [text, message]));
@@ -94,7 +97,7 @@ export function applyEvent(state: SessionState, event: SessionEvent): void {
       if (index >= 0) s.queuedMessages = s.queuedMessages.filter((_, at) => at !== index);
       counters.runs += 1;
       s.run = { inProgress: true, turns: 0 };
-      s.usage = { ...s.usage, run: emptyUsageTotals };
+      s.usage = foldUsage(s.usage, event);
       // The rules see the message's text when it is at hand, else its preview (a message queued across continue-as-new).
       const userMessage = typeof event.queued === 'string' ? event.queued : event.message.preview;
       s.ruleState = startRun(s.rules, s.ruleState, { userMessage });
@@ -122,7 +125,7 @@ export function applyEvent(state: SessionState, event: SessionEvent): void {
       return;
     case 'model_responded':
       s.stepsThisExecution += 1;
-      s.usage = { session: addUsage(s.usage.session, event.usage), run: addUsage(s.usage.run, event.usage) };
+      s.usage = foldUsage(s.usage, event);
       s.log = appendToLog(s.log, [event.message]);
       if (event.prepared.length > 0)
         s.turn = beginTurnInProgress({ turnIndex: s.turnIndex, remaining: event.prepared });
@@ -207,6 +210,11 @@ export function applyEvent(state: SessionState, event: SessionEvent): void {
     case 'session_ended':
       s.status = event.status;
       return;
+    case 'store_identified':
+    case 'store_waiting':
+    case 'store_back':
+      ({ store: s.store, status: s.status } = foldStoreEvent(s.store, s.status, event));
+      return;
     case 'tools_narrowed':
     case 'model_call_failed':
     case 'notice':
@@ -237,6 +245,4 @@ function writable<V>(map: ReadonlyMap<string, V>): Map<string, V> {
 }
 
 /** The names in this turn's catalog, in catalog order. */
-export function catalogNames(state: SessionState): string[] {
-  return state.catalog.tools.map((tool) => tool.name);
-}
+export const catalogNames = (state: SessionState): string[] => state.catalog.tools.map((tool) => tool.name);

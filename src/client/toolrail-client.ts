@@ -7,6 +7,7 @@ import { agentSession } from '../../workflows';
 import { SessionHandle } from './session-handle';
 import type { ContentStore } from '../store';
 import { tracedClient } from '../tracing';
+import { encodeMessage } from '../conversation';
 import type { TracingOptions } from '../tracing';
 
 /** Options of {@link ToolrailClient.startSession}. */
@@ -35,6 +36,13 @@ export interface SessionListing {
   /** Input plus output tokens of the session's model calls so far (its `ToolrailTotalTokens`), when it set them. */
   totalTokens: number | undefined;
 }
+
+/**
+ * A first message larger than this (UTF-8 bytes) is stored in the content store before the start and
+ * passed by reference, when the client has the store: the workflow's input then never becomes an
+ * External Storage claim, which every replay of the session would need.
+ */
+const inlineFirstMessageBytes = 131_072;
 
 /** Execution statuses of a workflow that ended without completing. */
 const abnormalEnds = ['Failed', 'Terminated', 'TimedOut', 'Canceled'];
@@ -71,7 +79,9 @@ export class ToolrailClient {
 
   /**
    * Starts a session (a workflow) and returns its handle. Model settings that do not validate are
-   * refused before anything starts, with a `ModelError` `CONFIGURATION` naming each problem.
+   * refused before anything starts, with a `ModelError` `CONFIGURATION` naming each problem. A first
+   * message over 128 KiB is written to the content store first (when the client has it) and the
+   * session gets its reference.
    */
   async startSession({ sessionId, taskQueue, ...input }: StartSessionOptions): Promise<SessionHandle> {
     const settings = parseModelSettings(input.model);
@@ -79,10 +89,21 @@ export class ToolrailClient {
       throw new ModelError({ code: ModelErrorCode.CONFIGURATION, message: settings.message, provider: 'model' });
     }
     const workflowId = sessionId ?? `session-${crypto.randomUUID()}`;
+    const { firstMessage, ...rest } = input;
+    let args: SessionInput = input;
+    if (
+      firstMessage !== undefined &&
+      this.contentStore &&
+      Buffer.byteLength(firstMessage, 'utf8') > inlineFirstMessageBytes
+    ) {
+      const { ref, bytes } = encodeMessage({ role: 'user', text: firstMessage });
+      await this.contentStore.put(workflowId, ref.key, bytes);
+      args = { ...rest, firstMessageRef: ref };
+    }
     const handle = await this.temporal.workflow.start(agentSession, {
       taskQueue: taskQueue ?? this.taskQueue,
       workflowId,
-      args: [input],
+      args: [args],
       typedSearchAttributes: [{ key: toolrailStatusKey, value: 'idle' }],
       staticSummary: `toolrail session (${modelLabel(input.model)})`,
     });

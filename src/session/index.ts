@@ -9,7 +9,7 @@ export type { ConversationLog, ConversationSegment, MessageRef } from './convers
 export { undecodableEncoding } from './payload-converter';
 export { renderCurrentDetails } from './render-current-details';
 export { toolrailSearchAttributes, toolrailStatusKey, toolrailTotalTokensKey } from './search-attributes';
-export { addUsage, emptyUsageTotals, totalTokens } from './model-usage';
+export { addUsage, emptyUsageTotals, foldUsage, totalTokens } from './model-usage';
 export type { SessionUsage, UsageTotals } from './model-usage';
 export { modelFinishDetail, modelFinishOutcome, modelLabel } from './model-finish';
 export type { ModelFinishOutcome } from './model-finish';
@@ -54,6 +54,8 @@ export type {
   TranscriptEntry,
   TranscriptNote,
 } from './session-views';
+export { StoreFailureType, foldStoreEvent, initialStoreState, isStoreFailureType } from './store-problem';
+export type { SessionStoreState, StoreEvent, StoreFailureDetails, StoreIdentity, StoreProblem } from './store-problem';
 export type {
   AppendedResult,
   ApprovalDecision,

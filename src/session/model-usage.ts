@@ -39,6 +39,18 @@ export function addUsage(totals: UsageTotals, usage: ModelUsage | undefined): Us
   };
 }
 
+/**
+ * The session's totals after an event that moves them: a run starts (its count from zero), or a
+ * model call answered (counted in its run and in the session, with its usage when reported).
+ */
+export function foldUsage(
+  totals: SessionUsage,
+  event: { type: 'run_started' } | { type: 'model_responded'; usage?: ModelUsage },
+): SessionUsage {
+  if (event.type === 'run_started') return { ...totals, run: emptyUsageTotals };
+  return { session: addUsage(totals.session, event.usage), run: addUsage(totals.run, event.usage) };
+}
+
 /** Input plus output tokens: what the `ToolrailTotalTokens` search attribute shows. */
 export function totalTokens(totals: UsageTotals): number {
   return totals.inputTokens + totals.outputTokens;

@@ -1,9 +1,10 @@
 import type { RuleStateView } from '../rules';
 import type { SessionCounters } from './session-counters';
-import type { ContentRef } from '../store';
+import type { ContentRef, StoreIdentity } from '../store';
 import type { RunEndReason, SessionStatus } from './session-status';
 import type { ModelFinishReason, ModelUsage } from '../models';
 import type { SessionUsage } from './model-usage';
+import type { StoreProblem } from './store-problem';
 
 /** A call that waits for a human decision (`approveToolCall`). */
 export interface PendingApproval {
@@ -36,6 +37,8 @@ export interface SessionRuleStateView {
   rules: RuleStateView;
   pendingApprovals: PendingApproval[];
   runningCalls: RunningCall[];
+  /** Why the session waits for its content store, while it does (status `waiting_for_store`). */
+  storeProblem?: StoreProblem;
   /** Tools of the current turn's catalog that cannot run now, with the reason (also in their descriptions). */
   unavailableTools: UnavailableTool[];
   /** Tokens the model calls reported: the session's and its current (or last) run's. */
@@ -52,6 +55,10 @@ export interface SessionStatusView {
   queuedMessages: number;
   /** Tokens the model calls reported: the session's and its current (or last) run's. */
   usage: SessionUsage;
+  /** The content store the session keeps its conversation in (sessions started before toolrail recorded it have none). */
+  store?: StoreIdentity;
+  /** Why the session waits for its content store, while it does (status `waiting_for_store`). */
+  storeProblem?: StoreProblem;
 }
 
 /** What a model request showed of the conversation (see the context budget in the README). */

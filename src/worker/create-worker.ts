@@ -1,6 +1,4 @@
-import os from 'node:os';
-import path from 'node:path';
-import { Worker } from '@temporalio/worker';
+import { Runtime, Worker } from '@temporalio/worker';
 import type { NativeConnection, WorkerOptions, WorkflowBundle } from '@temporalio/worker';
 import { createSessionActivities } from '../../activities';
 import type { LanguageModelRegistry, LanguageModelV4, WorkerModels } from '../models';
@@ -43,13 +41,14 @@ export interface CreateWorkerOptions {
    * or the whole text of one that is not. It must not throw or block; a throw is logged and ignored.
    */
   onModelTextDelta?: (event: ModelTextDelta) => void;
-  /** Directory for oversized tool results. Defaults to `<tmp>/toolrail-results`. */
-  offloadDirectory?: string;
   hooks?: ToolHooks;
   /**
    * Where sessions' conversations live: a `ContentStore`, or a spec for `openContentStore` (a
    * directory path or a `postgres://` URL). Defaults to `TOOLRAIL_CONTENT_STORE`, else the embedded
-   * directory store. Every worker (and client) of a session must reach the same store.
+   * directory store, which is for the workers of one machine. Every worker (and client) of a session
+   * must reach the same store: a session records its store's identity when it starts, and a worker
+   * with another store refuses its activities (so a worker with the right one takes them). The
+   * worker logs which store it uses when it is created.
    */
   contentStore?: ContentStore | string;
   /**
@@ -88,6 +87,9 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
       : new Map(Object.entries((options.scriptedModels ?? {}) as Record<string, LanguageModelV4>));
   const store =
     typeof options.contentStore === 'object' ? options.contentStore : openContentStore(options.contentStore);
+  Runtime.instance().logger.info(
+    `toolrail worker on task queue ${options.taskQueue ?? 'toolrail'}: content store ${store.description}`,
+  );
   const activities = {
     ...createSessionActivities({
       registry,
@@ -96,7 +98,6 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
       ...(options.models ? { models: options.models } : {}),
       ...(options.modelRegistry ? { modelRegistry: options.modelRegistry } : {}),
       ...(options.onModelTextDelta ? { onModelTextDelta: options.onModelTextDelta } : {}),
-      offloadDirectory: options.offloadDirectory ?? path.join(os.tmpdir(), 'toolrail-results'),
       ...(options.env ? { env: options.env } : {}),
       ...(options.hooks ? { hooks: options.hooks } : {}),
       ...(options.toolAbortGraceMs === undefined ? {} : { toolAbortGraceMs: options.toolAbortGraceMs }),

@@ -35,6 +35,8 @@ export interface WithSessionWorkerOptions {
   hooks?: ToolHooks;
   /** Defaults to a directory store in a temporary directory of this test process. */
   contentStore?: ContentStore;
+  /** Defaults to a new one: give a session's task queue to serve it again with a fresh worker. */
+  taskQueue?: string;
 }
 
 let processDirectory: string | undefined;
@@ -66,10 +68,10 @@ export async function withSessionWorker<T>(
     tracing,
     hooks,
     contentStore = testContentStore(),
+    taskQueue = uniqueName('sessions'),
   }: WithSessionWorkerOptions,
   body: (scope: SessionWorkerScope) => Promise<T>,
 ): Promise<T> {
-  const taskQueue = uniqueName('sessions');
   const worker = await createWorker({
     connection: connections.nativeConnection,
     namespace: connections.namespace,
@@ -82,6 +84,8 @@ export async function withSessionWorker<T>(
     ...(tracing ? { tracing } : {}),
     ...(hooks ? { hooks } : {}),
     contentStore,
+    // A worker that served the task queue before this one is given up on after 1 s (default 10 s).
+    workerOptions: { stickyQueueScheduleToStartTimeout: 1_000 },
   });
   const temporalClient = new Client({
     connection: connections.client.connection,
