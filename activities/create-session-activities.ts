@@ -23,6 +23,8 @@ import { awaitStore } from './await-store';
 import { checkSessionStore, keepTrying, reportingStoreFailures, storeFailure } from './store-failures';
 import { storeToolResult } from './store-tool-result';
 import { annotateModelRequest, annotateModelResponse, annotateToolCall } from './gen-ai-span-attributes';
+import { modelTextHooks } from './model-text-feed';
+import type { ModelTextDelta, ModelTextFeed } from './model-text-feed';
 
 /** What the session activities need from the worker. */
 export interface SessionActivityDependencies {
@@ -40,9 +42,11 @@ export interface SessionActivityDependencies {
   /**
    * Called with the model's text as it arrives: each delta of a streamed response, or the whole
    * text of one that is not streamed. `attempt` is the activity's attempt (a retried call starts its
-   * text again). For live feeds; it must not throw or block (a throw is logged and ignored).
+   * text again). For your own live views; it must not throw or block (a throw is logged and ignored).
    */
   onModelTextDelta?: (event: ModelTextDelta) => void;
+  /** Where streamed text goes to the sessions' live feeds (`createModelTextFeed`); nowhere when absent. */
+  textFeed?: ModelTextFeed;
   hooks?: ToolHooks;
   /** How often running activities heartbeat on their own (so cancellations reach them), in ms. Defaults to 1 000. */
   heartbeatIntervalMs?: number;
@@ -59,16 +63,6 @@ export interface SessionActivityDependencies {
    * running (and its late end recorded in the transcript), in milliseconds. Defaults to 5 000.
    */
   toolAbortGraceMs?: number;
-}
-
-/** A piece of the model's text, as it arrives (see `onModelTextDelta`). */
-export interface ModelTextDelta {
-  sessionId: string;
-  /** 0-based index of the model call in the session. */
-  turn: number;
-  /** 1-based attempt of the model activity: a retried call's text starts again. */
-  attempt: number;
-  delta: string;
 }
 
 /** How long the model call keeps trying to store the model's response when the store fails, in milliseconds. */
@@ -137,7 +131,8 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
         ...generation,
       };
       annotateModelRequest(model, request, stream);
-      const onTextDelta = textDeltaHook(sessionId, turn, context.info.attempt);
+      // Streamed text goes to the live feed (and the worker's hook) as it arrives.
+      const text = modelTextHooks({ sessionId, turn, attempt: context.info.attempt }, dependencies, () => context);
       const called = await withHeartbeats(heartbeatIntervalMs, async () => {
         try {
           return await callLanguageModel({
@@ -147,11 +142,13 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
             abortSignal: signal,
             // Each chunk is a sign of life: a cancellation reaches a streamed call within the heartbeat throttle.
             ...(context.info.isLocal ? {} : { onChunk: () => context.heartbeat() }),
-            ...(onTextDelta ? { onTextDelta } : {}),
+            ...(text.onTextDelta ? { onTextDelta: text.onTextDelta } : {}),
           });
         } catch (error) {
           if (signal.aborted) throw signal.reason;
           throw asFailure(toModelError(error, { provider: model.provider, signal }));
+        } finally {
+          text.end();
         }
       });
       const { response } = called;
@@ -291,22 +288,6 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
         }
       }),
   };
-
-  /** The hook for one call's text, guarded: a hook that throws is logged and never fails the call. */
-  function textDeltaHook(sessionId: string, turn: number, attempt: number): ((delta: string) => void) | undefined {
-    const hook = dependencies.onModelTextDelta;
-    if (hook === undefined) return undefined;
-    return (delta) => {
-      try {
-        hook({ sessionId, turn, attempt, delta });
-      } catch (error) {
-        Context.current().log.warn('onModelTextDelta threw; the model call goes on', {
-          sessionId,
-          error: error instanceof Error ? error.message : String(error),
-        });
-      }
-    };
-  }
 }
 
 /**

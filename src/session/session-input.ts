@@ -8,6 +8,8 @@ import type { SessionCounters } from './session-counters';
 import type { TranscriptEntry } from './session-views';
 import type { SessionUsage } from './model-usage';
 import { emptyUsageTotals } from './model-usage';
+import { defaultFeedWindowBytes } from './feed-messages';
+import type { CarriedFeed } from './feed-messages';
 import type { StoreIdentity } from '../store';
 
 export type { SessionCounters };
@@ -40,6 +42,11 @@ export interface SessionLimits {
   maxUserMessageBytes?: number;
   /** Continue as new once this workflow run's history passes this many bytes. Defaults to 524 288 (512 KiB). */
   continueAsNewAtHistoryBytes?: number;
+  /**
+   * Feed events one workflow run holds for its subscribers (the newest; older ones are read from
+   * earlier runs), in UTF-8 bytes of JSON: memory in the worker, never history. Defaults to 524 288 (512 KiB).
+   */
+  feedWindowBytes?: number;
   /**
    * While the session waits for its content store, how often it checks whether the store is back,
    * in milliseconds; after an operation failed again once the store seemed back, the pause before the
@@ -89,6 +96,8 @@ export interface CarriedSessionState {
   turn?: CarriedTurn;
   /** Token totals of the session and of the run in progress (absent in states carried by earlier versions: zero). */
   usage?: SessionUsage;
+  /** The live feed's next offset and newest events (absent in runs continued by a version without a feed). */
+  feed?: CarriedFeed;
   /** The identity of the session's content store, recorded when it started. */
   store?: StoreIdentity;
 }
@@ -145,6 +154,7 @@ export function resolveSessionLimits(
     closeWhenIdle: limits.closeWhenIdle ?? interactive === false,
     maxUserMessageBytes: limits.maxUserMessageBytes ?? 1_048_576,
     continueAsNewAtHistoryBytes: limits.continueAsNewAtHistoryBytes ?? 524_288,
+    feedWindowBytes: limits.feedWindowBytes ?? defaultFeedWindowBytes,
     storeRetryIntervalMs: limits.storeRetryIntervalMs ?? 5_000,
   };
 }

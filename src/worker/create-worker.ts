@@ -1,8 +1,8 @@
 import { Runtime, Worker } from '@temporalio/worker';
 import type { NativeConnection, WorkerOptions, WorkflowBundle } from '@temporalio/worker';
-import { createSessionActivities } from '../../activities';
-import type { LanguageModelRegistry, LanguageModelV4, WorkerModels } from '../models';
+import { createModelTextFeed, createSessionActivities } from '../../activities';
 import type { ModelTextDelta } from '../../activities';
+import type { LanguageModelRegistry, LanguageModelV4, WorkerModels } from '../models';
 import type { ToolHooks, AnyTool } from '../tools';
 import { ToolRegistry } from '../tools';
 import { bundleSessionWorkflows } from './bundle-session-workflows';
@@ -36,12 +36,19 @@ export interface CreateWorkerOptions {
   scriptedModels?: ReadonlyMap<string, LanguageModelV4> | Readonly<Record<string, LanguageModelV4>>;
   /** Where the built-in providers (`model: { provider, model }`) read API keys. Defaults to `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
+  hooks?: ToolHooks;
   /**
    * Called with the model's text as it arrives: each delta of a streamed response (`stream: true`),
-   * or the whole text of one that is not. It must not throw or block; a throw is logged and ignored.
+   * or the whole text of one that is not. For your own live views; it must not throw or block (a
+   * throw is logged and ignored).
    */
   onModelTextDelta?: (event: ModelTextDelta) => void;
-  hooks?: ToolHooks;
+  /**
+   * Streamed model text in the sessions' live feeds (`text_delta` events): batched into one signal
+   * to the session per `intervalMs` of streaming (default 500), each one event and one workflow
+   * task in its history; text that arrives whole at the end of a call sends none. `false` turns it off.
+   */
+  feedText?: false | { intervalMs?: number };
   /**
    * Where sessions' conversations live: a `ContentStore`, or a spec for `openContentStore` (a
    * directory path or a `postgres://` URL). Defaults to `TOOLRAIL_CONTENT_STORE`, else the embedded
@@ -97,9 +104,10 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
       store,
       ...(options.models ? { models: options.models } : {}),
       ...(options.modelRegistry ? { modelRegistry: options.modelRegistry } : {}),
-      ...(options.onModelTextDelta ? { onModelTextDelta: options.onModelTextDelta } : {}),
       ...(options.env ? { env: options.env } : {}),
       ...(options.hooks ? { hooks: options.hooks } : {}),
+      ...(options.onModelTextDelta ? { onModelTextDelta: options.onModelTextDelta } : {}),
+      ...(options.feedText === false ? {} : { textFeed: createModelTextFeed(options.feedText ?? {}) }),
       ...(options.toolAbortGraceMs === undefined ? {} : { toolAbortGraceMs: options.toolAbortGraceMs }),
       ...(options.resultOffloadBytes === undefined ? {} : { resultOffloadBytes: options.resultOffloadBytes }),
     }),
