@@ -22,13 +22,14 @@ const log = (line: string): void => void process.stdout.write(`${line}\n`);
 
 /**
  * The demo's model: a real one through the official AI SDK providers when a key is set (OpenAI's
- * Responses API, or Anthropic), else the scripted support agent. `TOOLRAIL_DEMO_MODEL` names another
- * model of the same provider.
+ * Responses API, or Anthropic; streamed, so the feed shows its text as it is written), else the
+ * scripted support agent. `TOOLRAIL_DEMO_MODEL` names another model of the same provider.
  */
 function chooseModel(): BuiltInModelSettings {
   const named = process.env.TOOLRAIL_DEMO_MODEL;
-  if (process.env.OPENAI_API_KEY) return { provider: 'openai-responses', model: named ?? 'gpt-5.4-mini' };
-  if (process.env.ANTHROPIC_API_KEY) return { provider: 'anthropic', model: named ?? 'claude-sonnet-5-5' };
+  if (process.env.OPENAI_API_KEY) return { provider: 'openai-responses', model: named ?? 'gpt-5.4-mini', stream: true };
+  if (process.env.ANTHROPIC_API_KEY)
+    return { provider: 'anthropic', model: named ?? 'claude-sonnet-5-5', stream: true };
   return { provider: 'scripted', model: 'support-desk' };
 }
 
