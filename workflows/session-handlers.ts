@@ -58,7 +58,7 @@ export function installHandlers(session: Session): void {
     sendUserMessageUpdate,
     ({ text }) => {
       session.emit({ type: 'message_received', text, via: 'update' });
-      return { queuedBefore: state.queuedMessages.length - 1 };
+      return { queuedBefore: state.queuedMessages.length - 1, offset: session.feed.last() };
     },
     {
       validator: (input: UserMessageInput) => {

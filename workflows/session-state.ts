@@ -211,6 +211,7 @@ export function applyEvent(state: SessionState, event: SessionEvent): void {
       ({ store: s.store, status: s.status } = foldStoreEvent(s.store, s.status, event));
       return;
     case 'tools_narrowed':
+    case 'model_text':
     case 'model_call_failed':
     case 'notice':
     case 'continued_as_new':
