@@ -8,6 +8,7 @@ export type {
   SessionActivities,
   ToolsetByVersion,
 } from './types';
+export type { SessionActivityDependencies } from './create-session-activities';
 export { createModelTextFeed, defaultTextIntervalMs } from './model-text-feed';
 export type {
   ModelTextCall,

@@ -1,11 +1,17 @@
-import { beginTurn, endRun, record, startRun } from '../src/rules';
+import { beginTurn, endRun, startRun } from '../src/rules';
 import type { CompiledRuleSet, RuleState } from '../src/rules';
-import { readRevealedTools } from '../src/dispatch';
 import type { ToolCatalog } from '../src/dispatch';
-import { appendToLog, beginTurnInProgress, foldStoreEvent, sealedLog, settleTurnCalls } from '../src/session';
+import { recordCall } from './record-call';
+import {
+  appendToLog,
+  beginTurnInProgress,
+  foldStoreEvent,
+  foldUsage,
+  logWithResponse,
+  settleTurnCalls,
+} from '../src/session';
 import type {
   ConversationLog,
-  DispatchedCall,
   MessageRef,
   PendingApproval,
   ResolvedSessionLimits,
@@ -16,6 +22,7 @@ import type {
   SessionInput,
   SessionStatus,
   SessionStoreState,
+  SessionUsage,
   TurnInProgress,
 } from '../src/session';
 
@@ -32,7 +39,6 @@ export interface SessionState {
   readonly rules: CompiledRuleSet;
   readonly limits: ResolvedSessionLimits;
   readonly interactive: boolean;
-
   readonly ruleState: RuleState;
   /** The conversation by reference: its messages live in the content store. */
   readonly log: ConversationLog;
@@ -50,7 +56,8 @@ export interface SessionState {
   readonly turnsThisExecution: number;
   /** Model answers and batches completed in this workflow run: continue-as-new waits for one, so it never loops. */
   readonly stepsThisExecution: number;
-
+  /** Tokens the model calls reported: the session's and the current (or last) run's. */
+  readonly usage: SessionUsage;
   readonly status: SessionStatus;
   /** The status an approval wait interrupted, restored when it ends. */
   readonly statusBeforeApproval: SessionStatus;
@@ -94,6 +101,7 @@ export function applyEvent(state: SessionState, event: SessionEvent): void {
       if (index >= 0) s.queuedMessages = s.queuedMessages.filter((_, at) => at !== index);
       counters.runs += 1;
       s.run = { inProgress: true, turns: 0 };
+      s.usage = foldUsage(s.usage, event);
       // The rules see the message's text when it is at hand, else its preview (a message queued across continue-as-new).
       const userMessage = typeof event.queued === 'string' ? event.queued : event.message.preview;
       s.ruleState = startRun(s.rules, s.ruleState, { userMessage });
@@ -121,7 +129,8 @@ export function applyEvent(state: SessionState, event: SessionEvent): void {
       return;
     case 'model_responded':
       s.stepsThisExecution += 1;
-      s.log = event.sealed ? sealedLog(s.log, event.message, event.sealed) : appendToLog(s.log, [event.message]);
+      s.usage = foldUsage(s.usage, event);
+      s.log = logWithResponse(s.log, event.message, event.sealed);
       if (event.prepared.length > 0)
         s.turn = beginTurnInProgress({ turnIndex: s.turnIndex, remaining: event.prepared });
       return;
@@ -169,13 +178,11 @@ export function applyEvent(state: SessionState, event: SessionEvent): void {
       s.stepsThisExecution += 1;
       if (s.turn) s.turn = settleTurnCalls(s.turn, event.outcomes);
       return;
-    case 'batch_cancelled':
-      if (s.turn)
-        s.turn = settleTurnCalls(
-          s.turn,
-          event.outcomes.map((outcome) => ({ outcome })),
-        );
+    case 'batch_cancelled': {
+      const outcomes = event.outcomes.map((outcome) => ({ outcome }));
+      if (s.turn) s.turn = settleTurnCalls(s.turn, outcomes);
       return;
+    }
     case 'results_appended':
       s.log = appendToLog(
         s.log,
@@ -219,31 +226,8 @@ export function applyEvent(state: SessionState, event: SessionEvent): void {
   }
 }
 
-/** A call that ran: the engine advances on its outcome (failures count as attempts but satisfy nothing); counters, the last tool and revealed deferred tools follow. */
-function recordCall(s: Mutable<SessionState>, { outcome }: DispatchedCall): void {
-  const call = s.turn?.remaining.find((remaining) => remaining.callId === outcome.callId);
-  const prepared = call?.type === 'prepared-call' ? call : undefined;
-  s.ruleState = record(s.rules, s.ruleState, {
-    tool: prepared?.toolName ?? outcome.toolName,
-    args: prepared?.input ?? null,
-    result: outcome.type === 'tool-result' ? outcome.output : null,
-    error: outcome.type === 'tool-error',
-  });
-  (s.counters as Mutable<SessionCounters>).toolCalls += 1;
-  s.lastTool = outcome.toolName;
-  const revealed = readRevealedTools(outcome).filter((name) => !s.revealedTools.includes(name));
-  if (revealed.length === 0) return;
-  s.revealedTools = [...s.revealedTools, ...revealed];
-  // The catalog lacks the revealed tools: the next turn looks it up again.
-  s.catalog = { ...s.catalog, version: '' };
-}
-
 /** The maps of the state are changed in place, here only. */
-function writable<V>(map: ReadonlyMap<string, V>): Map<string, V> {
-  return map as Map<string, V>;
-}
+const writable = <V>(map: ReadonlyMap<string, V>): Map<string, V> => map as Map<string, V>;
 
 /** The names in this turn's catalog, in catalog order. */
-export function catalogNames(state: SessionState): string[] {
-  return state.catalog.tools.map((tool) => tool.name);
-}
+export const catalogNames = (state: SessionState): string[] => state.catalog.tools.map((tool) => tool.name);

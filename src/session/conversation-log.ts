@@ -58,9 +58,17 @@ export const segmentEntries = 32;
 /** The log of a new session. */
 export const emptyConversationLog: ConversationLog = { head: null, tail: [], count: 0, bytes: 0 };
 
-/** The log once its tail and then `entry` were sealed into the segment `head` (see the model call). */
-export function sealedLog(log: ConversationLog, entry: MessageRef, head: ContentRef): ConversationLog {
-  return { head, tail: [], count: log.count + 1, bytes: log.bytes + entry.bytes };
+/**
+ * The log with the model's response `entry`: when the model call sealed its tail and `entry` into
+ * the segment `sealed`, that segment ends it; otherwise `entry` joins the tail.
+ */
+export function logWithResponse(
+  log: ConversationLog,
+  entry: MessageRef,
+  sealed: ContentRef | undefined,
+): ConversationLog {
+  if (sealed === undefined) return appendToLog(log, [entry]);
+  return { head: sealed, tail: [], count: log.count + 1, bytes: log.bytes + entry.bytes };
 }
 
 /** The log with `entries` appended (pure; the caller seals the tail once it is full). */

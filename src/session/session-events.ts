@@ -4,6 +4,7 @@ import type { ConversationLog, MessageRef } from './conversation-log';
 import type { RunEndReason } from './session-status';
 import type { ModelContextView, PendingApproval } from './session-views';
 import type { ContentRef } from '../store';
+import type { ModelFinishReason, ModelUsage } from '../models';
 import type { StoreEvent } from './store-problem';
 
 /** A tool call's outcome, and its result message when the activity that ran it already stored it. */
@@ -62,8 +63,9 @@ export type SessionEvent =
   | { type: 'model_call_started'; tools: number }
   /**
    * The model answered: its text (a preview), the calls it proposed (each prepared, or already an
-   * error), the stored response; `sealed`: the log's tail and the response were sealed into this
-   * segment, which now ends the log.
+   * error; none prepared when its finish reason stops them: cut off, refused, filtered, paused), the
+   * stored response, why it stopped and the tokens it used (absent in responses recorded before);
+   * `sealed`: the log's tail and the response were sealed into this segment, which now ends the log.
    */
   | {
       type: 'model_responded';
@@ -73,6 +75,9 @@ export type SessionEvent =
       message: MessageRef;
       shown: ModelContextView;
       sealed?: ContentRef;
+      finishReason?: ModelFinishReason;
+      rawFinishReason?: string;
+      usage?: ModelUsage;
     }
   /** Text a streaming model call wrote so far (one batch of deltas from the worker; `seq` counts an attempt's batches from 1). */
   | { type: 'model_text'; turn: number; attempt: number; seq: number; text: string }

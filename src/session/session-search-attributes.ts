@@ -4,32 +4,45 @@ import {
   toolrailLastToolKey,
   toolrailPendingApprovalsKey,
   toolrailStatusKey,
+  toolrailTotalTokensKey,
 } from './search-attributes';
 import type { SessionStatus } from './session-status';
+import type { SessionCounters } from './session-counters';
+import type { SessionUsage } from './model-usage';
+import { totalTokens } from './model-usage';
 
-/** What a session shows in its search attributes. */
-export interface SessionSearchValues {
+/** What of a session its search attributes show. */
+export interface SessionSearchSource {
   status: SessionStatus;
   lastTool: string | null;
-  blockedCalls: number;
-  pendingApprovals: number;
+  counters: SessionCounters;
+  pendingApprovals: readonly unknown[];
+  usage: SessionUsage;
 }
 
 /**
- * The search attribute updates that show `values` (the last tool is removed while there is none):
- * all of them, or with `shown` (what the attributes show now) only those that differ from it.
+ * The search attribute updates that show a session: its status, last tool (removed while there is
+ * none), blocked calls, calls waiting for approval, and total tokens.
  */
-export function sessionSearchAttributes(
-  values: SessionSearchValues,
-  shown?: SessionSearchValues,
+export function sessionSearchAttributes(session: SessionSearchSource): SearchAttributeUpdatePair[] {
+  return [
+    { key: toolrailStatusKey, value: session.status },
+    { key: toolrailLastToolKey, value: session.lastTool },
+    { key: toolrailBlockedCallsKey, value: session.counters.blockedCalls },
+    { key: toolrailPendingApprovalsKey, value: session.pendingApprovals.length },
+    { key: toolrailTotalTokensKey, value: totalTokens(session.usage.session) },
+  ];
+}
+
+/**
+ * Of `pairs`, those whose value differs from what `shown` holds for their key (every one the first
+ * time), and `shown` then holds them: a workflow run upserts only the attributes that changed.
+ */
+export function changedSearchAttributes(
+  pairs: readonly SearchAttributeUpdatePair[],
+  shown: Map<string, unknown>,
 ): SearchAttributeUpdatePair[] {
-  const pairs: SearchAttributeUpdatePair[] = [];
-  if (values.status !== shown?.status) pairs.push({ key: toolrailStatusKey, value: values.status });
-  if (shown === undefined || values.lastTool !== shown.lastTool)
-    pairs.push({ key: toolrailLastToolKey, value: values.lastTool });
-  if (values.blockedCalls !== shown?.blockedCalls)
-    pairs.push({ key: toolrailBlockedCallsKey, value: values.blockedCalls });
-  if (values.pendingApprovals !== shown?.pendingApprovals)
-    pairs.push({ key: toolrailPendingApprovalsKey, value: values.pendingApprovals });
-  return pairs;
+  const changed = pairs.filter(({ key, value }) => !shown.has(key.name) || shown.get(key.name) !== value);
+  for (const { key, value } of changed) shown.set(key.name, value);
+  return changed;
 }
