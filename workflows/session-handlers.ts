@@ -122,6 +122,7 @@ export function installHandlers(session: Session): void {
         unavailableTools: state.catalog.tools.flatMap(({ name, unavailable }) =>
           unavailable === undefined ? [] : [{ toolName: name, reason: unavailable }],
         ),
+        usage: state.usage,
         ...(storeProblem === undefined ? {} : { storeProblem }),
       };
     },

@@ -2,7 +2,8 @@ import { WithStartWorkflowOperation } from '@temporalio/client';
 import type { Client } from '@temporalio/client';
 import type { CompiledRuleSet } from '../rules';
 import type { SessionInput, SessionStatus } from '../session';
-import { sendUserMessageUpdate, toolrailStatusKey } from '../session';
+import { modelLabel, sendUserMessageUpdate, toolrailStatusKey, toolrailTotalTokensKey } from '../session';
+import { ModelError, ModelErrorCode, parseModelSettings } from '../models';
 import { agentSession } from '../../workflows';
 import { SessionHandle } from './session-handle';
 import type { SentMessage } from './sent-message';
@@ -48,6 +49,8 @@ export interface SessionListing {
   /** Temporal's execution status, e.g. `RUNNING`, `COMPLETED`, `TERMINATED`. */
   workflowStatus: string;
   startTime: Date;
+  /** Input plus output tokens of the session's model calls so far (its `ToolrailTotalTokens`), when it set them. */
+  totalTokens: number | undefined;
 }
 
 /**
@@ -91,10 +94,13 @@ export class ToolrailClient {
   }
 
   /**
-   * Starts a session (a workflow) and returns its handle. A first message over 128 KiB is written to
-   * the content store first (when the client has it) and the session gets its reference.
+   * Starts a session (a workflow) and returns its handle. Model settings that do not validate are
+   * refused before anything starts, with a `ModelError` `CONFIGURATION` naming each problem. A first
+   * message over 128 KiB is written to the content store first (when the client has it) and the
+   * session gets its reference.
    */
   async startSession({ sessionId, taskQueue, ...input }: StartSessionOptions): Promise<SessionHandle> {
+    refuseInvalidModelSettings(input.model);
     const workflowId = sessionId ?? `session-${crypto.randomUUID()}`;
     const { firstMessage, ...rest } = input;
     let args: SessionInput = input;
@@ -112,7 +118,7 @@ export class ToolrailClient {
       workflowId,
       args: [args],
       typedSearchAttributes: [{ key: toolrailStatusKey, value: 'idle' }],
-      staticSummary: `toolrail session (${input.model.provider}:${input.model.model})`,
+      staticSummary: `toolrail session (${modelLabel(input.model)})`,
     });
     return new SessionHandle(handle, this.contentStore);
   }
@@ -131,6 +137,7 @@ export class ToolrailClient {
     ifEnded = 'reject',
     ...input
   }: SendOrStartOptions): Promise<{ session: SessionHandle; message: SentMessage }> {
+    refuseInvalidModelSettings(input.model);
     const startWorkflowOperation = new WithStartWorkflowOperation(agentSession, {
       taskQueue: taskQueue ?? this.taskQueue,
       workflowId: sessionId,
@@ -138,7 +145,7 @@ export class ToolrailClient {
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: ifEnded === 'start-new' ? 'ALLOW_DUPLICATE' : 'REJECT_DUPLICATE',
       typedSearchAttributes: [{ key: toolrailStatusKey, value: 'idle' }],
-      staticSummary: `toolrail session (${input.model.provider}:${input.model.model})`,
+      staticSummary: `toolrail session (${modelLabel(input.model)})`,
     });
     const sent = await this.temporal.workflow.executeUpdateWithStart(sendUserMessageUpdate, {
       args: [{ text }],
@@ -176,6 +183,7 @@ export class ToolrailClient {
               : 'failed',
         workflowStatus,
         startTime: execution.startTime,
+        totalTokens: execution.typedSearchAttributes.get(toolrailTotalTokensKey),
       });
       if (sessions.length >= limit) break;
     }
@@ -192,4 +200,11 @@ function statusFilter(status: SessionStatus | undefined): string {
     return ` AND (ExecutionStatus IN (${ended}) OR ToolrailStatus = 'failed')`;
   }
   return ` AND ExecutionStatus = 'Running' AND ToolrailStatus = '${status}'`;
+}
+
+/** Model settings that do not validate are refused before anything starts: a `ModelError` `CONFIGURATION` naming each problem. */
+function refuseInvalidModelSettings(model: SessionInput['model']): void {
+  const settings = parseModelSettings(model);
+  if (!settings.ok)
+    throw new ModelError({ code: ModelErrorCode.CONFIGURATION, message: settings.message, provider: 'model' });
 }

@@ -8,7 +8,11 @@ export { appendToLog, segmentEntries } from './conversation-log';
 export type { ConversationLog, ConversationSegment, MessageRef } from './conversation-log';
 export { undecodableEncoding } from './payload-converter';
 export { renderCurrentDetails } from './render-current-details';
-export { toolrailSearchAttributes, toolrailStatusKey } from './search-attributes';
+export { toolrailSearchAttributes, toolrailStatusKey, toolrailTotalTokensKey } from './search-attributes';
+export { addUsage, emptyUsageTotals, foldUsage, totalTokens } from './model-usage';
+export type { SessionUsage, UsageTotals } from './model-usage';
+export { modelFinishDetail, modelFinishOutcome, modelLabel } from './model-finish';
+export type { ModelFinishOutcome } from './model-finish';
 export type { SessionCounters } from './session-counters';
 export {
   freshCarriedState,
@@ -37,6 +41,7 @@ export {
 } from './session-messages';
 export type { ApproveToolCallInput, InterruptInput, SentUserMessage, UserMessageInput } from './session-messages';
 export { sessionSearchAttributes } from './session-search-attributes';
+export type { SessionSearchSource } from './session-search-attributes';
 export { SessionStatus } from './session-status';
 export type { RunEndReason } from './session-status';
 export type {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { initialRuleState } from '../../../src/rules';
 import {
+  emptyUsageTotals,
   freshCarriedState,
   maxCarriedFeedBytes,
   defaultFeedWindowBytes,
@@ -44,6 +45,7 @@ function freshState(queuedMessages: SessionState['queuedMessages'] = []): Sessio
     running: new Map(),
     interrupt: undefined,
     endRequested: false,
+    usage: { session: emptyUsageTotals, run: emptyUsageTotals },
     store: initialStoreState(undefined),
   };
 }
