@@ -1,3 +1,4 @@
+import { runBaselineBench } from './baseline';
 import { runDispatchBench } from './dispatch';
 import { runEngineBench } from './engine';
 import { runLongSessionBench } from './long-session';
@@ -9,6 +10,7 @@ const sections: Record<string, () => Promise<void>> = {
   dispatch: runDispatchBench,
   'long-session': runLongSessionBench,
   scale: runScaleBench,
+  baseline: runBaselineBench,
 };
 
 /** `npm run bench`: every benchmark section in turn, or only those named on the command line. */
