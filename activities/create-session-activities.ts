@@ -1,6 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { ToolCatalog, ToolOutcome } from '../src/dispatch';
-import { TOOL_SEARCH_NAME, previewOf, utf8ByteLength } from '../src/kernel';
+import { TOOL_SEARCH_NAME, previewOf, suggestName, utf8ByteLength } from '../src/kernel';
 import { isRecordedCall, shouldRetryToolOutcome, toolResultMessage } from '../src/dispatch';
 import type { ModelAdapter, ProposedToolCall, ModelSettings, ConversationMessage } from '../src/models';
 import { ModelError, createModelAdapter, modelErrorToApplicationFailure } from '../src/models';
@@ -8,7 +8,7 @@ import { buildToolCatalog, executePreparedCall, prepareToolCall } from '../src/t
 import type { ToolHooks, ToolRegistry } from '../src/tools';
 import { buildModelMessages, resolveContextBudget, createConversationReader } from '../src/conversation';
 import type { ContentStore } from '../src/store';
-import type { ExecutedCall, SessionActivities } from './types';
+import type { ExecutedCall, SessionActivities, UnknownTool } from './types';
 import { reportLateToolEnd } from './report-late-tool-end';
 import { readToolCallRecord, writeToolCallRecord } from './tool-call-record';
 
@@ -75,13 +75,24 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
     return { ...full, tools: full.tools.filter((tool) => allowed.has(tool.name) || tool.name === TOOL_SEARCH_NAME) };
   };
 
+  // A name in the session's `tools` the registry does not know (by name or alias): a typo, or a tool this worker lacks.
+  const unknownToolsOf = (tools: readonly string[] | undefined): UnknownTool[] => {
+    const unknown = (tools ?? []).filter((name) => name !== TOOL_SEARCH_NAME && registry.resolve(name) === undefined);
+    if (unknown.length === 0) return [];
+    const registered = registry.list().map((tool) => tool.name);
+    return unknown.map((name) => {
+      const nearest = suggestName(name, registered);
+      return nearest === undefined ? { name } : { name, nearest };
+    });
+  };
+
   return {
     loadCatalog({ tools, revealed, knownVersion }) {
       const catalog = catalogOf(tools, revealed);
       // Most turns find the catalog unchanged: then only its version goes into the history.
-      return Promise.resolve(
-        catalog.version === knownVersion ? { unchanged: true as const, version: catalog.version } : catalog,
-      );
+      if (catalog.version === knownVersion) return Promise.resolve({ unchanged: true as const, version: catalog.version });
+      const unknownTools = unknownToolsOf(tools);
+      return Promise.resolve(unknownTools.length > 0 ? { ...catalog, unknownTools } : catalog);
     },
 
     async callModel({ sessionId, turn, settings, system, log, tools, catalog, interactive }) {

@@ -8,6 +8,7 @@ import { createSession, sealLogIfFull, storeMessages, storeQueuedMessages } from
 
 import type { Session } from './session';
 import { installHandlers } from './session-handlers';
+import { startInput } from './start-input';
 import { sessionSpans } from './session-spans';
 import type { SessionState } from './session-state';
 import { statusView, temporalUiView, transcriptView } from './session-views';
@@ -23,7 +24,7 @@ const maxCarriedTurnBytes = 131_072;
  * `idleTimeoutMs`, or (with `closeWhenIdle`) when a run ends with nothing queued.
  */
 export async function agentSession(input: SessionInput): Promise<SessionStatusView> {
-  const session = openSession(input);
+  const session = openSession(startInput(input));
   const { state } = session;
   try {
     if (state.run.inProgress) await runTurns(session);
@@ -98,6 +99,7 @@ function createSessionState(
     lastRunEnd: null,
     lastTool: null,
     catalog: { version: '', tools: [], hiddenDeferredTools: [] },
+    unknownTools: [],
     pendingApprovals: new Map(),
     decisions: new Map(),
     running: new Map(),

@@ -16,6 +16,7 @@ import type {
   SessionInput,
   SessionStatus,
   TurnInProgress,
+  UnknownToolName,
 } from '../src/session';
 
 /**
@@ -56,6 +57,8 @@ export interface SessionState {
   readonly lastRunEnd: RunEndReason | null;
   readonly lastTool: string | null;
   readonly catalog: ToolCatalog;
+  /** Names in the session's `tools` that the worker's registry did not have at the latest catalog change. */
+  readonly unknownTools: readonly UnknownToolName[];
   readonly pendingApprovals: ReadonlyMap<string, PendingApproval>;
   /** Human decisions, by call id (a call put up for approval starts undecided). */
   readonly decisions: ReadonlyMap<string, { approved: boolean; reason?: string }>;
@@ -112,6 +115,7 @@ export function applyEvent(state: SessionState, event: SessionEvent): void {
       return;
     case 'catalog_changed':
       s.catalog = event.catalog;
+      s.unknownTools = event.unknownTools ?? [];
       return;
     case 'model_call_started':
       s.status = 'thinking';

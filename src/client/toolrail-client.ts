@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import type { CompiledRuleSet } from '../rules';
 import type { SessionInput, SessionStatus } from '../session';
-import { toolrailStatusKey } from '../session';
+import { SessionInputError, checkSessionInput, toolrailStatusKey } from '../session';
 import { agentSession } from '../../workflows';
 import { SessionHandle } from './session-handle';
 import type { ContentStore } from '../store';
@@ -66,8 +66,15 @@ export class ToolrailClient {
     this.contentStore = contentStore;
   }
 
-  /** Starts a session (a workflow) and returns its handle. */
-  async startSession({ sessionId, taskQueue, ...input }: StartSessionOptions): Promise<SessionHandle> {
+  /**
+   * Starts a session (a workflow) and returns its handle. The input is checked first, with the
+   * schema the workflow checks it with: a bad one throws a {@link SessionInputError} listing every
+   * problem, and nothing is started.
+   */
+  async startSession({ sessionId, taskQueue, ...options }: StartSessionOptions): Promise<SessionHandle> {
+    const checked = checkSessionInput(options);
+    if (!checked.ok) throw new SessionInputError(checked.problems);
+    const input = checked.input;
     const workflowId = sessionId ?? `session-${crypto.randomUUID()}`;
     const handle = await this.temporal.workflow.start(agentSession, {
       taskQueue: taskQueue ?? this.taskQueue,

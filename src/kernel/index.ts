@@ -11,6 +11,9 @@ export {
   DEFAULT_TOOL_TIMEOUT_MS,
 } from './defaults';
 export type { JsonObject, JsonValue } from './json-value';
+export { modelSettingsSchema } from './model-settings';
+export type { ModelProvider, ModelSettings } from './model-settings';
+export { nearestName, suggestName } from './nearest-name';
 export type { ProposedToolCall } from './proposed-tool-call';
 export type { ToolRetryPolicy } from './tool-retry-policy';
 export { ToolrailError } from './toolrail-error';

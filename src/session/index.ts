@@ -56,8 +56,21 @@ export type {
   SessionEvent,
   SessionEventOf,
   SessionEventType,
+  UnknownToolName,
 } from './session-events';
 export { beginTurnInProgress, carriedTurn, settleTurnCalls } from './turn-in-progress';
 export type { TurnInProgress } from './turn-in-progress';
 export { toolCallFinishedLateSignal } from './tool-call-finished-late';
 export type { ToolCallFinishedLateInput } from './tool-call-finished-late';
+export { checkSessionInput, sessionLimitsSchema, sessionStartInputSchema } from './session-input-schema';
+export type { SessionInputCheck } from './session-input-schema';
+export {
+  SessionInputError,
+  describeValue,
+  formatInputPath,
+  formatInputProblems,
+  problemsOfIssues,
+  readableIssues,
+  refusedInputMessage,
+} from './input-problems';
+export type { InputProblem } from './input-problems';

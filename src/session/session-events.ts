@@ -17,6 +17,12 @@ export interface ProposedCallView {
   args: unknown;
 }
 
+/** A name in the session's `tools` the worker's registry does not have, with the registered name nearest to it. */
+export interface UnknownToolName {
+  name: string;
+  nearest?: string;
+}
+
 /** How the approval of one call ended. */
 export type ApprovalDecision = 'approved' | 'denied' | 'timed_out' | 'interrupted';
 
@@ -49,8 +55,11 @@ export type SessionEvent =
    * the run at its turn limit). `resumed`: the turn continue-as-new carried over goes on.
    */
   | { type: 'turn_started'; turn: number; resumed?: true }
-  /** The worker's tool catalog for this session changed (tools enabled, MCP servers, revealed deferred tools). */
-  | { type: 'catalog_changed'; catalog: ToolCatalog }
+  /**
+   * The worker's tool catalog for this session changed (tools enabled, MCP servers, revealed
+   * deferred tools). `unknownTools`: names in the session's `tools` the worker does not have.
+   */
+  | { type: 'catalog_changed'; catalog: ToolCatalog; unknownTools?: UnknownToolName[] }
   /** The rules narrowed the catalog: the tools the model is shown, and every hidden one with why. */
   | { type: 'tools_narrowed'; visible: string[]; hidden: { tool: string; reasons: Reason[] }[] }
   /** The model was asked, with this many tools. */

@@ -38,6 +38,7 @@ function freshState(): SessionState {
     lastRunEnd: null,
     lastTool: null,
     catalog: { version: '', tools: [], hiddenDeferredTools: [] },
+    unknownTools: [],
     pendingApprovals: new Map(),
     decisions: new Map(),
     running: new Map(),
