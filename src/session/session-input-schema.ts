@@ -78,7 +78,9 @@ export function checkSessionInput(value: unknown): SessionInputCheck {
     // A rules value of the wrong kind is one problem; its details would be noise.
     const rulesWrong = shapeProblems.some(({ path }) => path.startsWith('rules'));
     const issues = (parsed.error?.issues ?? []).filter((issue) => !rulesWrong || issue.path[0] !== 'rules');
-    return { ok: false, problems: [...shapeProblems, ...problemsOfIssues(issues, record)] };
+    const problems = [...shapeProblems, ...problemsOfIssues(issues, record)];
+    // The input's own keys first, then by place: a reader goes through them top to bottom.
+    return { ok: false, problems: problems.sort((a, b) => (a.path === b.path ? 0 : a.path < b.path ? -1 : 1)) };
   }
   const input = parsed.data as SessionInput;
   const problems: InputProblem[] = compiledRuleSetErrors(input.rules).map(({ path, problem, fix }) => ({

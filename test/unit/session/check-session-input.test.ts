@@ -48,15 +48,15 @@ describe('checkSessionInput', () => {
 
   it('lists a missing rules and model together', () => {
     expect(lines({ firstMessage: 'hi' })).toEqual([
-      'rules: missing (expected object)',
       'model: missing (expected object)',
+      'rules: missing (expected object)',
     ]);
   });
 
   it('names misspelt and snake_case keys with the key they meant, at every level', () => {
     expect(lines({ ...good, firstMesage: 'x', limits: { max_turns_per_run: 3 } })).toEqual([
-      'limits: unknown key "max_turns_per_run" (did you mean "maxTurnsPerRun"?)',
       ': unknown key "firstMesage" (did you mean "firstMessage"?)',
+      'limits: unknown key "max_turns_per_run" (did you mean "maxTurnsPerRun"?)',
     ]);
     expect(lines({ ...good, first_message: 'x' })).toEqual([': unknown key "first_message" (did you mean "firstMessage"?)']);
     expect(lines({ ...good, 'limits.maxTurns': 3 })).toEqual([': unknown key "limits.maxTurns"']);
@@ -67,8 +67,8 @@ describe('checkSessionInput', () => {
       lines({ ...good, firstMessage: 42, limits: { approvalTimeoutMs: '1h', siblingAbort: 'sometimes' } }),
     ).toEqual([
       'firstMessage: expected string, got 42',
-      'limits.siblingAbort: Invalid option: expected one of "on-error"|"never", got "sometimes"',
       'limits.approvalTimeoutMs: expected number, got "1h"',
+      'limits.siblingAbort: Invalid option: expected one of "on-error"|"never", got "sometimes"',
     ]);
     expect(lines({ ...good, firstMessage: '   ' })).toEqual(['firstMessage: the message is empty']);
   });
