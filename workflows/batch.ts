@@ -1,4 +1,11 @@
-import { CancellationScope, condition, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  CancellationScope,
+  condition,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+} from '@temporalio/workflow';
 import { dependsOn, readsOutput, validate } from '../src/rules';
 import {
   approvalReason,
@@ -9,7 +16,7 @@ import {
   toolActivityOptions,
 } from '../src/dispatch';
 import type { PreparedCall, UnapprovedDecision } from '../src/dispatch';
-import { approveToolCallUpdate, checkApproveToolCallInput } from '../src/session';
+import { approveToolCallUpdate, readMessageInput } from '../src/session';
 import type { ApproveToolCallInput, DispatchedCall } from '../src/session';
 import type { SessionActivities } from '../activities';
 import { traced } from './session';
@@ -186,15 +193,22 @@ export function installApprovals(session: Session): void {
   );
 }
 
+/** Refuses (non-retryable, nothing written to history) a malformed payload, an unknown call, a decided one. */
 function validateApproval(state: SessionState, input: unknown): void {
-  const { callId } = checkApproveToolCallInput(input);
-  if (state.decisions.has(callId)) throw new Error(`call ${callId} was already decided`);
+  const read = readMessageInput('approveToolCall', input);
+  if (!read.ok) throw refusedApproval(`${read.problem}; approveToolCall takes { callId, approved, reason? }`);
+  const { callId } = read.value;
+  if (state.decisions.has(callId)) throw refusedApproval(`call ${callId} was already decided`);
   if (!state.pendingApprovals.has(callId)) {
     const known = [...state.pendingApprovals.keys()];
-    throw new Error(
+    throw refusedApproval(
       `no call ${callId} waits for approval${known.length ? `; waiting: ${known.join(', ')}` : ' (none waits now)'}`,
     );
   }
+}
+
+function refusedApproval(problem: string): ApplicationFailure {
+  return ApplicationFailure.nonRetryable(`approveToolCall refused: ${problem}`, 'InvalidUpdate');
 }
 
 /**

@@ -1,4 +1,11 @@
-import { log, setHandler } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  log,
+  setDefaultQueryHandler,
+  setDefaultSignalHandler,
+  setDefaultUpdateHandler,
+  setHandler,
+} from '@temporalio/workflow';
 import { describeRuleState } from '../src/rules';
 import { utf8ByteLength } from '../src/kernel';
 import {
@@ -10,7 +17,9 @@ import {
   transcriptQuery,
   userMessageSignal,
   undecodableEncoding,
+  readMessageInput,
   toolCallFinishedLateSignal,
+  unknownMessageText,
 } from '../src/session';
 import type { UserMessageInput } from '../src/session';
 import { installApprovals } from './batch';
@@ -47,12 +56,12 @@ export function installHandlers(session: Session): void {
   setHandler(
     userMessageSignal,
     (input) => {
-      if (dropUndecodable(session, 'userMessage', input)) return;
-      const problem = messageProblem(state, input?.text);
-      if (problem === undefined) session.emit({ type: 'message_received', text: input.text, via: 'signal' });
+      const read = readMessageInput('userMessage', input);
+      const problem = read.ok ? messageProblem(state, read.value.text) : `${read.problem}; userMessage takes { text: string }`;
+      if (read.ok && problem === undefined) session.emit({ type: 'message_received', text: read.value.text, via: 'signal' });
       else warnWithNotice(session, `dropped a userMessage signal: ${problem}`);
     },
-    { description: 'A user message. Starts a run, or waits for running tools and then starts the next run.' },
+    { description: 'A user message { text }. Starts a run, or waits for running tools and then starts the next run.' },
   );
   setHandler(
     sendUserMessageUpdate,
@@ -62,33 +71,32 @@ export function installHandlers(session: Session): void {
     },
     {
       validator: (input: UserMessageInput) => {
-        const encoding = undecodableEncoding(input);
-        if (encoding !== undefined) throw new TypeError(`the message could not be decoded (encoding ${encoding})`);
-        const problem = messageProblem(state, input?.text);
-        if (problem !== undefined) throw new TypeError(problem);
+        const read = readMessageInput('sendUserMessage', input);
+        const problem = read.ok ? messageProblem(state, read.value.text) : read.problem;
+        if (problem !== undefined) throw refusedUpdate('sendUserMessage', problem);
       },
-      description: `A user message, refused when empty or over limits.maxUserMessageBytes (UTF-8 bytes).`,
+      description: `A user message { text }, refused when empty or over limits.maxUserMessageBytes (UTF-8 bytes).`,
     },
   );
   // Where an interrupt lands: `interruptRun` cancels the model call and the running `cancel` tools.
   setHandler(
     interruptSignal,
     (input) => {
-      if (dropUndecodable(session, 'interrupt', input)) return;
-      if (!isInterruptInput(input)) {
-        return warnWithNotice(
-          session,
-          'dropped a malformed interrupt signal (expected nothing or { message?: string })',
-        );
-      }
-      const message = input?.message;
-      const problem = message === undefined ? undefined : messageProblem(state, message);
+      const read = readMessageInput('interrupt', input);
+      const takes = 'interrupt takes nothing or { text?: string }';
+      if (!read.ok) return warnWithNotice(session, `dropped an interrupt signal: ${read.problem}; ${takes}`);
+      // `text`, as userMessage names it; `message` is its older name, still taken.
+      const { text, message } = read.value;
+      if (text !== undefined && message !== undefined && text !== message)
+        return warnWithNotice(session, `dropped an interrupt signal: give text (or its older name message), not both`);
+      const next = text ?? message;
+      const problem = next === undefined ? undefined : messageProblem(state, next);
       if (problem !== undefined) return warnWithNotice(session, `dropped an interrupt signal: ${problem}`);
-      interruptRun(session, message === undefined ? {} : { message });
+      interruptRun(session, next === undefined ? {} : { message: next });
     },
     {
       description:
-        'Stops the model call and every running tool whose interruptBehavior is cancel; block tools finish first. An optional message starts the next run.',
+        'Stops the model call and every running tool whose interruptBehavior is cancel; block tools finish first. An optional { text } starts the next run.',
     },
   );
   setHandler(
@@ -111,6 +119,17 @@ export function installHandlers(session: Session): void {
     description: 'Ends the session once the current run is over.',
   });
   installApprovals(session);
+  // A name toolrail does not know: the signal is noted and dropped; the update is noted (an accepted
+  // update, so the note replays) and refused; the query is refused. Each says the nearest known name.
+  setDefaultSignalHandler((name) => warnWithNotice(session, `ignored a signal: ${unknownMessageText('signals', name)}`));
+  setDefaultUpdateHandler((name) => {
+    const text = unknownMessageText('updates', name);
+    warnWithNotice(session, `refused an update: ${text}`);
+    throw ApplicationFailure.nonRetryable(text, 'UnknownUpdate');
+  });
+  setDefaultQueryHandler((name) => {
+    throw new ReferenceError(unknownMessageText('queries', name));
+  });
   setHandler(
     ruleStateQuery,
     () => ({
@@ -153,16 +172,13 @@ function dropUndecodable(session: Session, signal: string, input: unknown): bool
 }
 
 /** Says in the worker's log and in the transcript what the session did with an input it could not take. */
-function warnWithNotice(session: Session, what: string): void {
+export function warnWithNotice(session: Session, what: string): void {
   const text = `[toolrail] ${what}`;
   log.warn(text);
   session.emit({ type: 'notice', text });
 }
 
-/** `interrupt` takes nothing, or `{ message?: string }`. */
-function isInterruptInput(input: unknown): input is { message?: string } | undefined | null {
-  if (input === undefined || input === null) return true;
-  if (typeof input !== 'object' || Array.isArray(input)) return false;
-  const { message } = input as { message?: unknown };
-  return message === undefined || typeof message === 'string';
+/** An update refused by its validator: non-retryable (the same payload fails again), and never written to history. */
+export function refusedUpdate(update: string, problem: string): ApplicationFailure {
+  return ApplicationFailure.nonRetryable(`${update} refused: ${problem}`, 'InvalidUpdate');
 }

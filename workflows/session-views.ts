@@ -87,8 +87,9 @@ export function transcriptView(carried: readonly TranscriptEntry[]): TranscriptV
   };
 }
 
-/** The events after which the Temporal UI is brought up to date: those that move the status. */
+/** The events after which the Temporal UI is brought up to date: those that move the status, and notices. */
 const publishedAfter = new Set<SessionEventType>([
+  'notice',
   'model_call_started',
   'batch_started',
   'approvals_requested',
@@ -97,13 +98,18 @@ const publishedAfter = new Set<SessionEventType>([
   'session_ended',
 ]);
 
+/** How many of the latest notices the current details show. */
+const noticesShown = 3;
+
 /**
  * The session in the Temporal UI: its search attributes (upserted only when they changed) and a
- * Markdown summary as the workflow's current details, brought up to date after each event that
- * moves the status. `publish` shows the state now (a workflow run's first look at it).
+ * Markdown summary as the workflow's current details (with the latest notices: a signal or update
+ * toolrail does not know, a payload it dropped), brought up to date after each event that moves the
+ * status and each notice. `publish` shows the state now (a workflow run's first look at it).
  */
 export function temporalUiView(): { onEvent: SessionView; publish: (state: SessionState) => void } {
   let upserted: string | undefined;
+  const notices: string[] = [];
   const publish = (state: SessionState): void => {
     const { status, lastTool, counters, lastRunEnd, run } = state;
     const pendingApprovals = [...state.pendingApprovals.values()];
@@ -112,12 +118,13 @@ export function temporalUiView(): { onEvent: SessionView; publish: (state: Sessi
     if (upserted !== fingerprint) upsertSearchAttributes(sessionSearchAttributes(values));
     upserted = fingerprint;
     const narrowed = (): NarrowResult => narrow(state.rules, state.ruleState, catalogNames(state));
-    const view = { status, counters, pendingApprovals, lastRunEnd, runInProgress: run.inProgress, narrowed };
+    const view = { status, counters, pendingApprovals, lastRunEnd, runInProgress: run.inProgress, narrowed, notices };
     setCurrentDetails(renderCurrentDetails(view));
   };
   return {
     publish,
     onEvent(event, state) {
+      if (event.type === 'notice') notices.splice(0, Math.max(0, notices.push(event.text) - noticesShown));
       if (publishedAfter.has(event.type)) publish(state);
     },
   };

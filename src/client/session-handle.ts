@@ -38,9 +38,9 @@ export class SessionHandle {
     await this.workflow.executeUpdate(sendUserMessageUpdate, { args: [{ text }] });
   }
 
-  /** Interrupts: stops the model call and `cancel` tools; `message` starts the next run. */
-  async interrupt(message?: string): Promise<void> {
-    await this.workflow.signal(interruptSignal, message === undefined ? {} : { message });
+  /** Interrupts: stops the model call and `cancel` tools; `text` starts the next run. */
+  async interrupt(text?: string): Promise<void> {
+    await this.workflow.signal(interruptSignal, text === undefined ? {} : { text });
   }
 
   /** Approves a call that waits for a human. Rejects if no such call waits. */

@@ -29,12 +29,17 @@ export {
   checkApproveToolCallInput,
   endSessionSignal,
   interruptSignal,
+  messageInputSchemas,
+  readMessageInput,
   ruleStateQuery,
   sendUserMessageUpdate,
+  sessionMessageNames,
   statusQuery,
   transcriptQuery,
+  unknownMessageText,
   userMessageSignal,
 } from './session-messages';
+export type { SessionMessageKind } from './session-messages';
 export type { ApproveToolCallInput, InterruptInput, UserMessageInput } from './session-messages';
 export { sessionSearchAttributes } from './session-search-attributes';
 export { SessionStatus } from './session-status';

@@ -12,6 +12,8 @@ export interface CurrentDetailsView {
   runInProgress: boolean;
   /** The rules' narrowing of this turn's catalog, computed only when a run is in progress. */
   narrowed: () => Pick<NarrowResult, 'visible' | 'hidden'>;
+  /** The latest notices, oldest first (the transcript has them all). */
+  notices?: readonly string[];
 }
 
 const maxHiddenListed = 6;
@@ -31,6 +33,7 @@ export function renderCurrentDetails(view: CurrentDetailsView): string {
       `**Waiting for approval**: \`${approval.toolName}\` call \`${approval.callId}\`: ${approval.reason}`,
     );
   }
+  for (const notice of view.notices ?? []) paragraphs.push(`**Notice**: ${notice.replace(/^\[toolrail\] /, '')}`);
   const lastRun = view.lastRunEnd ? ` (last run ended: \`${view.lastRunEnd}\`)` : '';
   if (view.status === 'completed' || view.status === 'failed') {
     paragraphs.push(`The session has ended${lastRun}; it takes no more messages.`);

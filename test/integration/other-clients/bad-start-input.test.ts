@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { WorkflowFailedError } from '@temporalio/client';
+import type { WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -67,7 +68,7 @@ describe('a bad start input from any client', () => {
 
   it('ends the session at once with every problem listed, and no workflow task fails', async () => {
     await withSessionWorker({ connections, tools: [] }, async ({ client, taskQueue }) => {
-      const started = await Promise.all(
+      const started: { name: string; handle: WorkflowHandle }[] = await Promise.all(
         badInputs.map(async ({ name, args }) => {
           const workflowId = uniqueName('bad-input');
           // The plain Temporal client, as another language's SDK or the CLI would send it: no toolrail check on this side.
