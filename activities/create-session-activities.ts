@@ -90,7 +90,8 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
     loadCatalog({ tools, revealed, knownVersion }) {
       const catalog = catalogOf(tools, revealed);
       // Most turns find the catalog unchanged: then only its version goes into the history.
-      if (catalog.version === knownVersion) return Promise.resolve({ unchanged: true as const, version: catalog.version });
+      if (catalog.version === knownVersion)
+        return Promise.resolve({ unchanged: true as const, version: catalog.version });
       const unknownTools = unknownToolsOf(tools);
       return Promise.resolve(unknownTools.length > 0 ? { ...catalog, unknownTools } : catalog);
     },

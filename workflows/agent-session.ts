@@ -61,7 +61,12 @@ function openSession(input: SessionInput): Session {
   };
   const state = createSessionState(workflowInfo().workflowId, input, rules, limits);
   const ui = temporalUiView();
-  const session = createSession(state, transcriptView(input.carried?.transcript ?? []), [ui.onEvent], sessionSpans());
+  const session = createSession(
+    state,
+    transcriptView(input.carried?.transcript ?? [], input.carried?.transcriptStart),
+    [ui.onEvent],
+    sessionSpans(),
+  );
   installHandlers(session);
   if (input.carried === undefined && input.firstMessage !== undefined)
     session.emit({ type: 'message_received', text: input.firstMessage, via: 'start' });
@@ -178,7 +183,10 @@ function continueAsNewDue(state: SessionState): boolean {
 }
 
 /** What continue-as-new carries into the next run, so rules hold exactly as before. */
-function carriedState(state: SessionState, transcript: CarriedSessionState['transcript']): CarriedSessionState {
+function carriedState(
+  state: SessionState,
+  { transcript, transcriptStart }: { transcript: CarriedSessionState['transcript']; transcriptStart: number },
+): CarriedSessionState {
   const { turn } = state;
   return {
     ruleState: state.ruleState,
@@ -187,6 +195,7 @@ function carriedState(state: SessionState, transcript: CarriedSessionState['tran
     revealedTools: [...state.revealedTools],
     counters: { ...state.counters, continuedAsNew: state.counters.continuedAsNew + 1 },
     transcript,
+    transcriptStart,
     runInProgress: state.run.inProgress,
     turnsInRun: state.run.turns,
     ...(turn === undefined ? {} : { turn: carriedTurn(turn) }),

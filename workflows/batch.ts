@@ -1,11 +1,4 @@
-import {
-  ApplicationFailure,
-  CancellationScope,
-  condition,
-  proxyActivities,
-  proxyLocalActivities,
-  setHandler,
-} from '@temporalio/workflow';
+import { CancellationScope, condition, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import { dependsOn, readsOutput, validate } from '../src/rules';
 import {
   approvalReason,
@@ -16,10 +9,10 @@ import {
   toolActivityOptions,
 } from '../src/dispatch';
 import type { PreparedCall, UnapprovedDecision } from '../src/dispatch';
-import { approveToolCallUpdate, readMessageInput } from '../src/session';
+import { approveToolCallUpdate, checkApproveToolCallInput } from '../src/session';
 import type { ApproveToolCallInput, DispatchedCall } from '../src/session';
 import type { SessionActivities } from '../activities';
-import { traced } from './session';
+import { refusing, traced } from './session';
 import type { Session } from './session';
 import type { SessionState } from './session-state';
 import { catalogNames } from './session-state';
@@ -187,28 +180,21 @@ export function installApprovals(session: Session): void {
       return { callId, decision: approved ? 'approved' : 'denied' };
     },
     {
-      validator: (input: ApproveToolCallInput) => validateApproval(session.state, input),
+      validator: refusing('approveToolCall', (input: ApproveToolCallInput) => validateApproval(session.state, input)),
       description: 'Approves or denies a tool call that waits for a human: { callId, approved, reason? }.',
     },
   );
 }
 
-/** Refuses (non-retryable, nothing written to history) a malformed payload, an unknown call, a decided one. */
 function validateApproval(state: SessionState, input: unknown): void {
-  const read = readMessageInput('approveToolCall', input);
-  if (!read.ok) throw refusedApproval(`${read.problem}; approveToolCall takes { callId, approved, reason? }`);
-  const { callId } = read.value;
-  if (state.decisions.has(callId)) throw refusedApproval(`call ${callId} was already decided`);
+  const { callId } = checkApproveToolCallInput(input);
+  if (state.decisions.has(callId)) throw new Error(`call ${callId} was already decided`);
   if (!state.pendingApprovals.has(callId)) {
     const known = [...state.pendingApprovals.keys()];
-    throw refusedApproval(
+    throw new Error(
       `no call ${callId} waits for approval${known.length ? `; waiting: ${known.join(', ')}` : ' (none waits now)'}`,
     );
   }
-}
-
-function refusedApproval(problem: string): ApplicationFailure {
-  return ApplicationFailure.nonRetryable(`approveToolCall refused: ${problem}`, 'InvalidUpdate');
 }
 
 /**

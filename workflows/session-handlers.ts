@@ -5,8 +5,9 @@ import {
   setDefaultSignalHandler,
   setDefaultUpdateHandler,
   setHandler,
+  workflowInfo,
 } from '@temporalio/workflow';
-import { describeRuleState } from '../src/rules';
+import { describeRuleState, startRun } from '../src/rules';
 import { utf8ByteLength } from '../src/kernel';
 import {
   endSessionSignal,
@@ -18,11 +19,14 @@ import {
   userMessageSignal,
   undecodableEncoding,
   readMessageInput,
+  readPageRequest,
+  ruleStatePage,
   toolCallFinishedLateSignal,
   unknownMessageText,
 } from '../src/session';
-import type { UserMessageInput } from '../src/session';
+import type { SessionRuleStateView, UserMessageInput } from '../src/session';
 import { installApprovals } from './batch';
+import { refusedUpdate } from './session';
 import type { Session } from './session';
 import type { SessionState } from './session-state';
 import { catalogNames } from './session-state';
@@ -57,8 +61,11 @@ export function installHandlers(session: Session): void {
     userMessageSignal,
     (input) => {
       const read = readMessageInput('userMessage', input);
-      const problem = read.ok ? messageProblem(state, read.value.text) : `${read.problem}; userMessage takes { text: string }`;
-      if (read.ok && problem === undefined) session.emit({ type: 'message_received', text: read.value.text, via: 'signal' });
+      const problem = read.ok
+        ? messageProblem(state, read.value.text)
+        : `${read.problem}; userMessage takes { text: string }`;
+      if (read.ok && problem === undefined)
+        session.emit({ type: 'message_received', text: read.value.text, via: 'signal' });
       else warnWithNotice(session, `dropped a userMessage signal: ${problem}`);
     },
     { description: 'A user message { text }. Starts a run, or waits for running tools and then starts the next run.' },
@@ -121,7 +128,9 @@ export function installHandlers(session: Session): void {
   installApprovals(session);
   // A name toolrail does not know: the signal is noted and dropped; the update is noted (an accepted
   // update, so the note replays) and refused; the query is refused. Each says the nearest known name.
-  setDefaultSignalHandler((name) => warnWithNotice(session, `ignored a signal: ${unknownMessageText('signals', name)}`));
+  setDefaultSignalHandler((name) =>
+    warnWithNotice(session, `ignored a signal: ${unknownMessageText('signals', name)}`),
+  );
   setDefaultUpdateHandler((name) => {
     const text = unknownMessageText('updates', name);
     warnWithNotice(session, `refused an update: ${text}`);
@@ -130,22 +139,40 @@ export function installHandlers(session: Session): void {
   setDefaultQueryHandler((name) => {
     throw new ReferenceError(unknownMessageText('queries', name));
   });
+  // Answers are paged (a cursor, a byte cap): none is ever large enough for External Storage, which other clients cannot read.
   setHandler(
     ruleStateQuery,
-    () => ({
-      rules: describeRuleState(state.rules, state.ruleState, catalogNames(state)),
-      pendingApprovals: [...state.pendingApprovals.values()],
-      runningCalls: [...state.running.values()],
-    }),
+    (request) => {
+      const { cursor, maxBytes } = readPageRequest('ruleState', request);
+      // Between runs, the state the next run starts from: what it will allow.
+      const ended = state.status === 'completed' || state.status === 'failed';
+      const phase = state.run.inProgress ? 'run' : ended ? 'ended' : 'between-runs';
+      const ruleState =
+        phase === 'between-runs' ? startRun(state.rules, state.ruleState, { userMessage: '' }) : state.ruleState;
+      const view: SessionRuleStateView = {
+        phase,
+        rules: describeRuleState(state.rules, ruleState, catalogNames(state)),
+        pendingApprovals: [...state.pendingApprovals.values()],
+        runningCalls: [...state.running.values()],
+      };
+      return ruleStatePage(view, String(workflowInfo().historyLength), cursor, maxBytes);
+    },
     {
       description:
-        'Rule state: visible tools, every hidden tool with its reasons, sequence positions, forbidden tools, counts, pending approvals and running calls.',
+        'Rule state (between runs: as the next run starts): visible tools, every hidden tool with its reasons, sequence positions, forbidden tools, counts, pending approvals and running calls. Paged: { cursor?, maxBytes? }; ask again with next until it is null, concatenating the lists.',
     },
   );
-  setHandler(transcriptQuery, () => session.transcript.entries(), {
-    description:
-      'The session turn by turn: user messages, visible tools, proposed calls, verdicts with reasons, approvals and tool results.',
-  });
+  setHandler(
+    transcriptQuery,
+    (request) => {
+      const { cursor, maxBytes } = readPageRequest('transcript', request);
+      return session.transcript.page(cursor, maxBytes);
+    },
+    {
+      description:
+        'The session turn by turn: user messages, visible tools, proposed calls, verdicts with reasons, approvals and tool results. Paged: { cursor?, maxBytes? }; ask again with next while more.',
+    },
+  );
   setHandler(statusQuery, () => statusView(state), {
     description:
       'Status (idle, thinking, running_tools, awaiting_approval, completed, failed), counters and why the last run ended.',
@@ -176,9 +203,4 @@ export function warnWithNotice(session: Session, what: string): void {
   const text = `[toolrail] ${what}`;
   log.warn(text);
   session.emit({ type: 'notice', text });
-}
-
-/** An update refused by its validator: non-retryable (the same payload fails again), and never written to history. */
-export function refusedUpdate(update: string, problem: string): ApplicationFailure {
-  return ApplicationFailure.nonRetryable(`${update} refused: ${problem}`, 'InvalidUpdate');
 }

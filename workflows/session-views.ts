@@ -6,6 +6,7 @@ import {
   maxTranscriptEntries,
   renderCurrentDetails,
   sessionSearchAttributes,
+  transcriptPage,
 } from '../src/session';
 import type {
   SessionEvent,
@@ -13,6 +14,7 @@ import type {
   SessionStatusView,
   TranscriptEntry,
   TranscriptNote,
+  TranscriptPage,
 } from '../src/session';
 import { catalogNames } from './session-state';
 import type { SessionState } from './session-state';
@@ -25,21 +27,28 @@ export interface TranscriptView {
   readonly onEvent: SessionView;
   /** The entries this workflow run keeps (at most {@link maxTranscriptEntries}). */
   entries(): TranscriptEntry[];
-  /** The latest entries, which continue-as-new carries. */
-  carried(): TranscriptEntry[];
+  /** One page of them (the `transcript` query's answer); positions count every entry since the session began. */
+  page(cursor: string | undefined, maxBytes: number): TranscriptPage;
+  /** The latest entries, which continue-as-new carries, and the position of the first. */
+  carried(): { transcript: TranscriptEntry[]; transcriptStart: number };
 }
 
-/** The transcript as a view of the events, starting from what continue-as-new carried. */
-export function transcriptView(carried: readonly TranscriptEntry[]): TranscriptView {
+/** The transcript as a view of the events, starting from what continue-as-new carried (whose first entry is at `start`). */
+export function transcriptView(carried: readonly TranscriptEntry[], carriedStart = 0): TranscriptView {
   const entries = [...carried];
+  let start = carriedStart;
   let visible: string[] = [];
   const note = (state: SessionState, entry: TranscriptNote): void => {
     entries.push({ ...entry, turn: state.turnIndex });
-    if (entries.length > maxTranscriptEntries) entries.splice(0, entries.length - maxTranscriptEntries);
+    if (entries.length > maxTranscriptEntries) start += entries.splice(0, entries.length - maxTranscriptEntries).length;
   };
   return {
     entries: () => entries,
-    carried: () => entries.slice(-maxCarriedTranscriptEntries),
+    page: (cursor, maxBytes) => transcriptPage(entries, start, cursor, maxBytes),
+    carried: () => {
+      const transcript = entries.slice(-maxCarriedTranscriptEntries);
+      return { transcript, transcriptStart: start + entries.length - transcript.length };
+    },
     onEvent(event, state) {
       switch (event.type) {
         case 'run_started':

@@ -154,8 +154,13 @@ async function refreshCatalog(session: Session): Promise<void> {
   const before = session.state.unknownTools;
   session.emit({ type: 'catalog_changed', catalog: changed, ...(unknownTools.length > 0 ? { unknownTools } : {}) });
   // A name in `tools` the worker lacks is said once, when the set of such names changes (it may come with a later worker).
-  if (unknownTools.length > 0 && unknownTools.map(({ name }) => name).join() !== before.map(({ name }) => name).join()) {
-    const named = unknownTools.map(({ name, nearest }) => (nearest ? `"${name}" (did you mean "${nearest}"?)` : `"${name}"`));
+  if (
+    unknownTools.length > 0 &&
+    unknownTools.map(({ name }) => name).join() !== before.map(({ name }) => name).join()
+  ) {
+    const named = unknownTools.map(({ name, nearest }) =>
+      nearest ? `"${name}" (did you mean "${nearest}"?)` : `"${name}"`,
+    );
     const text = `[toolrail] the session's tools name ${named.join(', ')}, which this worker does not have: the session goes on without ${unknownTools.length === 1 ? 'it' : 'them'}`;
     session.emit({ type: 'notice', text });
   }

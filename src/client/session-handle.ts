@@ -8,7 +8,17 @@ import {
   transcriptQuery,
   sendUserMessageUpdate,
 } from '../session';
-import type { SessionRuleStateView, SessionStatusView, TranscriptEntry } from '../session';
+import { mergeRuleStatePages } from '../session';
+import type {
+  RuleStatePage,
+  SessionRuleStateView,
+  SessionStatusView,
+  TranscriptEntry,
+  TranscriptPage,
+} from '../session';
+
+/** How often `ruleState()` starts over when the session's state changes between two pages. */
+const maxRuleStateAttempts = 5;
 import type { Trace } from '../rules';
 import { readTranscript, recordedTrace } from '../tracing';
 import type { ReadToolContent } from '../tracing';
@@ -57,9 +67,27 @@ export class SessionHandle {
     });
   }
 
-  /** The rule state: visible and hidden tools with reasons, counts, sequences, pending approvals, running calls. */
-  ruleState(): Promise<SessionRuleStateView> {
-    return this.workflow.query(ruleStateQuery);
+  /**
+   * The rule state: visible and hidden tools with reasons, counts, sequences, pending approvals,
+   * running calls; between runs, what the next run will allow. Reads every page of the `ruleState`
+   * query (starting over when the state changed between two pages).
+   */
+  async ruleState(): Promise<SessionRuleStateView> {
+    for (let attempt = 1; ; attempt += 1) {
+      const pages: RuleStatePage[] = [];
+      try {
+        let cursor: string | null | undefined;
+        do {
+          const page: RuleStatePage = await this.workflow.query(ruleStateQuery, cursor ? { cursor } : {});
+          pages.push(page);
+          cursor = page.next;
+        } while (cursor !== null);
+        return mergeRuleStatePages(pages);
+      } catch (error) {
+        const changed = error instanceof Error && /the state changed since cursor/.test(error.message);
+        if (!changed || attempt >= maxRuleStateAttempts) throw error;
+      }
+    }
   }
 
   /**
@@ -68,7 +96,14 @@ export class SessionHandle {
    * needs the workers' store for that).
    */
   async transcript({ full = false }: { full?: boolean } = {}): Promise<TranscriptEntry[]> {
-    const entries = await this.workflow.query(transcriptQuery);
+    const entries: TranscriptEntry[] = [];
+    let cursor: string | undefined;
+    for (;;) {
+      const page: TranscriptPage = await this.workflow.query(transcriptQuery, cursor === undefined ? {} : { cursor });
+      entries.push(...page.entries);
+      if (!page.more) break;
+      cursor = page.next;
+    }
     if (!full) return entries;
     const store = this.#contentStore;
     if (store === undefined)

@@ -55,7 +55,10 @@ export function problemsOfIssues(
     const path = formatInputPath([...prefix, ...issue.path]);
     if (issue.code === 'invalid_type') {
       const expected = `expected ${issue.expected}`;
-      return { path, problem: given === undefined ? `missing (${expected})` : `${expected}, got ${describeValue(given)}` };
+      return {
+        path,
+        problem: given === undefined ? `missing (${expected})` : `${expected}, got ${describeValue(given)}`,
+      };
     }
     const valued = ['invalid_value', 'too_small', 'too_big', 'invalid_format', 'not_multiple_of'].includes(issue.code);
     const shown = valued && given !== undefined ? `, got ${describeValue(given)}` : '';

@@ -53,9 +53,7 @@ export const sessionStartInputSchema = z.strictObject({
 });
 
 /** The outcome of {@link checkSessionInput}. */
-export type SessionInputCheck =
-  | { ok: true; input: SessionInput }
-  | { ok: false; problems: InputProblem[] };
+export type SessionInputCheck = { ok: true; input: SessionInput } | { ok: false; problems: InputProblem[] };
 
 /**
  * Checks a session's start input with {@link sessionStartInputSchema} and the rules' load-time
@@ -70,7 +68,9 @@ export function checkSessionInput(value: unknown): SessionInputCheck {
   if (whole !== undefined) return { ok: false, problems: [{ path: '', problem: whole }] };
   const { carried, ...record } = value as Record<string, unknown>;
   const shapeProblems = [
-    ...(carried === undefined ? [] : [{ path: 'carried', problem: 'set only by continue-as-new: remove it from a start input' }]),
+    ...(carried === undefined
+      ? []
+      : [{ path: 'carried', problem: 'set only by continue-as-new: remove it from a start input' }]),
     ...(rulesShapeProblem(record['rules']) ?? []),
   ];
   const parsed = sessionStartInputSchema.safeParse(record, readableIssues);

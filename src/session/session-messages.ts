@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { suggestName } from '../kernel';
 import { describeValue, problemsOfIssues, readableIssues } from './input-problems';
 import { undecodableEncoding } from './payload-converter';
-import type { SessionRuleStateView, SessionStatusView, TranscriptEntry } from './session-views';
+import type { PageRequest, RuleStatePage, TranscriptPage } from './answer-pages';
+import type { SessionStatusView } from './session-views';
 
 /** Payload of {@link interruptSignal}. */
 export interface InterruptInput {
@@ -48,11 +49,14 @@ export const approveToolCallUpdate = defineUpdate<
   [ApproveToolCallInput]
 >('approveToolCall');
 
-/** The rule state: visible tools, hidden tools with reasons, counts, sequences, pending approvals, running calls. */
-export const ruleStateQuery = defineQuery<SessionRuleStateView>('ruleState');
+/**
+ * The rule state: visible tools, hidden tools with reasons, counts, sequences, pending approvals,
+ * running calls. Paged (see `ruleStatePage`): ask again with `next` until it is `null`.
+ */
+export const ruleStateQuery = defineQuery<RuleStatePage, [PageRequest?]>('ruleState');
 
-/** Everything that happened, turn by turn. */
-export const transcriptQuery = defineQuery<TranscriptEntry[]>('transcript');
+/** Everything that happened, turn by turn. Paged (see `transcriptPage`): ask again with `next` while `more`. */
+export const transcriptQuery = defineQuery<TranscriptPage, [PageRequest?]>('transcript');
 
 /** Status, counters and why the last run ended. */
 export const statusQuery = defineQuery<SessionStatusView>('status');
@@ -125,7 +129,7 @@ export function readMessageInput<K extends keyof typeof messageInputSchemas>(
  */
 export function checkApproveToolCallInput(input: unknown): ApproveToolCallInput {
   const read = readMessageInput('approveToolCall', input);
-  if (!read.ok) throw new TypeError(`approveToolCall ${read.problem}`);
+  if (!read.ok) throw new TypeError(`${read.problem}; approveToolCall takes { callId, approved, reason? }`);
   const { callId, approved, reason } = read.value;
   return { callId, approved, ...(reason === undefined ? {} : { reason }) };
 }

@@ -93,7 +93,10 @@ describe('a bad start input from any client', () => {
         name: 'a codec the worker lacks',
         handle: connections.client.workflow.getHandle(encryptedId),
       });
-      const says = [...badInputs.map(({ says }) => says), /^- \(input\): the start input could not be decoded \(encoding binary\/encrypted/m];
+      const says = [
+        ...badInputs.map(({ says }) => says),
+        /^- \(input\): the start input could not be decoded \(encoding binary\/encrypted/m,
+      ];
 
       for (const [index, { name, handle }] of started.entries()) {
         const failure = await handle.result().then(

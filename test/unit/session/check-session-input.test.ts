@@ -58,7 +58,9 @@ describe('checkSessionInput', () => {
       ': unknown key "firstMesage" (did you mean "firstMessage"?)',
       'limits: unknown key "max_turns_per_run" (did you mean "maxTurnsPerRun"?)',
     ]);
-    expect(lines({ ...good, first_message: 'x' })).toEqual([': unknown key "first_message" (did you mean "firstMessage"?)']);
+    expect(lines({ ...good, first_message: 'x' })).toEqual([
+      ': unknown key "first_message" (did you mean "firstMessage"?)',
+    ]);
     expect(lines({ ...good, 'limits.maxTurns': 3 })).toEqual([': unknown key "limits.maxTurns"']);
   });
 
@@ -109,7 +111,13 @@ describe('checkSessionInput', () => {
   });
 
   it('runs the load-time checks on a compiled rule set given as data', () => {
-    const ref = (index: number) => ({ kind: 'requires', id: `r${index}`, file: 'hand.json', index, path: `rules[${index}]` });
+    const ref = (index: number) => ({
+      kind: 'requires',
+      id: `r${index}`,
+      file: 'hand.json',
+      index,
+      path: `rules[${index}]`,
+    });
     const cycle = [
       { kind: 'requires', tool: 'a', after: ['b'], mode: 'all', scope: 'session', ref: ref(0) },
       { kind: 'requires', tool: 'b', after: ['a'], mode: 'all', scope: 'session', ref: ref(1) },
