@@ -5,14 +5,16 @@ import { ruleBodySchema } from './model/rule-schema';
 import { RuleKind } from './rule-kind';
 
 /** Where a compiled rule came from (see `RuleRef`). */
-export const ruleRefSchema = z.strictObject({
-  kind: z.enum([...Object.values(RuleKind), 'builtin']),
-  id: z.string(),
-  file: z.string(),
-  index: z.number().int(),
-  path: z.string(),
-  line: z.number().int().positive().optional(),
-});
+export const ruleRefSchema = z
+  .strictObject({
+    kind: z.enum([...Object.values(RuleKind), 'builtin']),
+    id: z.string(),
+    file: z.string(),
+    index: z.number().int(),
+    path: z.string(),
+    line: z.number().int().positive().optional(),
+  })
+  .meta({ id: 'RuleRef' });
 
 /** One compiled rule: a rule body of the unified model, defaults applied, plus its `ref`. */
 export const compiledRuleSchema = z.discriminatedUnion(

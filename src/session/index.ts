@@ -69,7 +69,13 @@ export { beginTurnInProgress, carriedTurn, settleTurnCalls } from './turn-in-pro
 export type { TurnInProgress } from './turn-in-progress';
 export { toolCallFinishedLateSignal } from './tool-call-finished-late';
 export type { ToolCallFinishedLateInput } from './tool-call-finished-late';
-export { checkSessionInput, sessionLimitsSchema, sessionStartInputSchema } from './session-input-schema';
+export {
+  checkSessionInput,
+  sessionInputJsonSchema,
+  sessionInputSchemaFile,
+  sessionLimitsSchema,
+  sessionStartInputSchema,
+} from './session-input-schema';
 export type { SessionInputCheck } from './session-input-schema';
 export {
   SessionInputError,

@@ -149,3 +149,24 @@ const compileHint =
 function fileFormatNote(format: string): string {
   return `this is the content of a ${format} rules file, not a compiled rule set`;
 }
+
+/** Where the package ships {@link sessionInputJsonSchema} (and the `$id` it carries). */
+export const sessionInputSchemaFile = 'schema/session-input.schema.json';
+
+/**
+ * The start input's JSON Schema (draft 2020-12), generated from {@link sessionStartInputSchema}:
+ * what other clients validate a start input with. The package ships it as
+ * `toolrail/session-input.schema.json`; a test keeps that file equal to this.
+ */
+export function sessionInputJsonSchema(): Record<string, unknown> {
+  const generated = z.toJSONSchema(sessionStartInputSchema, { io: 'input' });
+  const { $schema, ...rest } = generated as Record<string, unknown>;
+  return {
+    $schema,
+    $id: 'urn:toolrail:session-input',
+    title: 'toolrail session start input',
+    description:
+      'The one argument of the agentSession workflow. Its rules are a compiled rule set: `toolrail input --rules FILE --model PROVIDER:MODEL` prints a complete start input. The workflow checks the input against this schema, and the rules with their load-time checks, before anything runs.',
+    ...rest,
+  };
+}
