@@ -102,8 +102,9 @@ export function checkSessionInput(value: unknown): SessionInputCheck {
 /** What is wrong with the input as a whole (absent, `null`, undecodable, not an object), if anything. */
 function wholeInputProblem(value: unknown): string | undefined {
   const howTo = 'give one argument, the session input object (`toolrail input` prints one)';
-  if (value === undefined) return `no start input: ${howTo}`;
-  if (value === null) return `the start input is null (None in Python): ${howTo}`;
+  // Python's None travels as `binary/null`, which arrives as undefined.
+  if (value === undefined) return `no start input (none, or None in Python): ${howTo}`;
+  if (value === null) return `the start input is null: ${howTo}`;
   if (typeof value === 'object' && undecodableMarker in value) {
     const { encoding, error } = (value as UndecodablePayload)[undecodableMarker];
     return `the start input could not be decoded (encoding ${encoding}: ${error}); the workers decode plain JSON (json/plain) and the payload codecs they were given: start the session with the same codecs as the workers`;

@@ -22,7 +22,7 @@ const model = { provider: 'scripted', model: 'chat' };
 /** What other clients send, and a line each refusal must show. */
 const badInputs: { name: string; args: unknown[]; says: RegExp }[] = [
   { name: 'no input', args: [], says: /^- \(input\): no start input/m },
-  { name: 'null (Python None)', args: [null], says: /^- \(input\): the start input is null \(None in Python\)/m },
+  { name: 'null', args: [null], says: /^- \(input\): the start input is null: /m },
   { name: 'no rules', args: [{ model, firstMessage: 'hi' }], says: /^- rules: missing \(expected object\)$/m },
   { name: 'no model', args: [{ rules, firstMessage: 'hi' }], says: /^- model: missing \(expected object\)$/m },
   {

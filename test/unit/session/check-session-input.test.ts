@@ -29,9 +29,9 @@ describe('checkSessionInput', () => {
 
   it('refuses no input, null (Python None) and a list, saying what to give', () => {
     expect(lines(undefined)).toEqual([
-      ': no start input: give one argument, the session input object (`toolrail input` prints one)',
+      ': no start input (none, or None in Python): give one argument, the session input object (`toolrail input` prints one)',
     ]);
-    expect(lines(null)[0]).toMatch(/^: the start input is null \(None in Python\)/);
+    expect(lines(null)[0]).toMatch(/^: the start input is null: give one argument/);
     expect(lines([good])[0]).toMatch(/^: the start input must be an object, got a list/);
   });
 
