@@ -89,13 +89,13 @@ export type SessionMessageKind = keyof typeof sessionMessageNames;
  * (`"sendUserMessage" is an update, not a signal`), with the names of that kind.
  */
 export function unknownMessageText(kind: SessionMessageKind, name: string): string {
-  const singular = kind.slice(0, -1);
+  const singular = { signals: 'signal', updates: 'update', queries: 'query' }[kind];
   const otherKind = (Object.keys(sessionMessageNames) as SessionMessageKind[]).find(
     (other) => other !== kind && (sessionMessageNames[other] as readonly string[]).includes(name),
   );
   const known = sessionMessageNames[kind].join(', ');
   if (otherKind !== undefined)
-    return `"${name}" is ${otherKind === 'updates' ? 'an update' : `a ${otherKind.slice(0, -1)}`}, not a ${singular} (toolrail's ${kind}: ${known})`;
+    return `"${name}" is ${{ signals: 'a signal', updates: 'an update', queries: 'a query' }[otherKind]}, not a ${singular} (toolrail's ${kind}: ${known})`;
   const nearest = suggestName(name, sessionMessageNames[kind]);
   const hint = nearest === undefined ? '' : ` (did you mean "${nearest}"?)`;
   return `toolrail has no ${singular} named "${name}"${hint}; its ${kind}: ${known}`;
