@@ -12,8 +12,13 @@ export function ruleLabel(ref: RuleRef): string {
 /** The rule state of a session as readable text: what `toolrail state` prints. */
 export function renderRuleState(sessionId: string, state: SessionRuleStateView, status: SessionStatusView): string {
   const rules = state.rules;
+  const between =
+    state.phase === 'between-runs'
+      ? ['', 'No run in progress: what the next run will allow when a message starts it.']
+      : [];
   const lines = [
     `Session ${sessionId} · status ${status.status} · run ${rules.run} · turn ${rules.turn}${rules.ended ? ` · run ended (${rules.ended})` : ''}`,
+    ...between,
     '',
     `Visible tools (${rules.visible.length}): ${rules.visible.join(', ') || '(none)'}`,
   ];

@@ -27,9 +27,10 @@ const searchKb = defineTool({
   inputSchema: z.object({ query: z.string() }),
   concurrency: 'READ_ONLY',
   interruptBehavior: 'cancel',
-  execute: async (_input, { signal, heartbeat }) => {
+  execute: async (_input, context) => {
+    const { signal } = context;
     while (!signal.aborted) {
-      heartbeat();
+      context.heartbeat();
       await sleep(100);
     }
     throw signal.reason;
@@ -180,18 +181,16 @@ describe('sessions driven by third-party clients: the temporal CLI and Python te
       // A query line is asked again until the session got where the docs say it is.
       const answer = await pollProcess(run, (value) => {
         const result = queryResult(value);
-        if (type === 'ruleState' && nth === 1) return result.runningCalls?.length > 0;
-        if (type === 'ruleState') return result.pendingApprovals?.length > 0;
+        if (type === 'ruleState' && nth === 1) return (result.runningCalls?.length ?? 0) > 0;
+        if (type === 'ruleState') return (result.pendingApprovals?.length ?? 0) > 0;
         if (type === 'status') return result.status === 'idle' && result.counters.runs === 2;
-        return result.entries?.filter((entry: { kind: string }) => entry.kind === 'run-end').length === 3;
+        return result.entries?.filter((entry) => entry.kind === 'run-end').length === 3;
       });
       const result = queryResult(answer);
-      if (type === 'ruleState' && nth === 1) expect(result.runningCalls[0].toolName).toBe('search_kb');
-      if (type === 'ruleState' && nth === 2) expect(result.pendingApprovals[0].callId).toBe('call_1_0');
+      if (type === 'ruleState' && nth === 1) expect(result.runningCalls[0]?.toolName).toBe('search_kb');
+      if (type === 'ruleState' && nth === 2) expect(result.pendingApprovals[0]?.callId).toBe('call_1_0');
       if (type === 'transcript')
-        expect(result.entries.map((entry: { kind: string }) => entry.kind)).toEqual(
-          expect.arrayContaining(['approval']),
-        );
+        expect(result.entries.map((entry) => entry.kind)).toEqual(expect.arrayContaining(['approval']));
     }
     const status = await toolrail.getSession(sessionId).status();
     expect(status).toMatchObject({ status: 'completed', counters: { runs: 3 } });
@@ -225,7 +224,7 @@ describe('sessions driven by third-party clients: the temporal CLI and Python te
       );
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).not.toMatch(/ExternalStorageReference|driverName|claimData/);
-      const page = queryResult(run.stdout) as { entries: unknown[]; next: string; more: boolean };
+      const page = queryResult(run.stdout) as unknown as { entries: unknown[]; next: string; more: boolean };
       entries.push(...page.entries);
       pages += 1;
       if (!page.more) break;
@@ -354,10 +353,19 @@ function shellWords(line: string): string[] {
   return [...line.matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)].map((match) => match[1] ?? match[2] ?? match[3] ?? '');
 }
 
-/** The answer a `temporal workflow query --output json` printed. */
-function queryResult(stdout: string): any {
+/** What the example's query lines answer, as far as the test reads them. */
+interface QueryAnswer {
+  runningCalls: { toolName: string }[];
+  pendingApprovals: { callId: string }[];
+  status: string;
+  counters: { runs: number };
+  entries: { kind: string }[];
+}
+
+/** The answer a `temporal workflow query --output json` printed (it prints empty lists as null). */
+function queryResult(stdout: string): QueryAnswer {
   const parsed = JSON.parse(stdout) as { queryResult?: unknown[] };
-  return Array.isArray(parsed.queryResult) ? parsed.queryResult[0] : parsed;
+  return (Array.isArray(parsed.queryResult) ? parsed.queryResult[0] : parsed) as QueryAnswer;
 }
 
 async function pollProcess(run: () => Promise<Run>, done: (stdout: string) => boolean): Promise<string> {

@@ -87,7 +87,7 @@ describe('rule-state pages', () => {
     },
     pendingApprovals: [],
     runningCalls: [{ callId: 'c', toolName: 'a', interruptBehavior: 'cancel' }],
-  } as SessionRuleStateView;
+  };
 
   it('spread the lists over pages within the cap; merged, they are the whole view', () => {
     const pages: RuleStatePage[] = [];
