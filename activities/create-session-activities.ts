@@ -87,13 +87,14 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
   };
 
   return {
-    loadCatalog({ tools, revealed, knownVersion }) {
+    async loadCatalog({ tools, revealed, knownVersion }) {
+      // Sources of changing tools (MCP servers) catch up first: a tool list they announced changed is in this turn's catalog.
+      await registry.refresh();
       const catalog = catalogOf(tools, revealed);
       // Most turns find the catalog unchanged: then only its version goes into the history.
-      if (catalog.version === knownVersion)
-        return Promise.resolve({ unchanged: true as const, version: catalog.version });
+      if (catalog.version === knownVersion) return { unchanged: true as const, version: catalog.version };
       const unknownTools = unknownToolsOf(tools);
-      return Promise.resolve(unknownTools.length > 0 ? { ...catalog, unknownTools } : catalog);
+      return unknownTools.length > 0 ? { ...catalog, unknownTools } : catalog;
     },
 
     async callModel({ sessionId, turn, settings, system, log, tools, catalog, interactive }) {

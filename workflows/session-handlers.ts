@@ -154,12 +154,15 @@ export function installHandlers(session: Session): void {
         rules: describeRuleState(state.rules, ruleState, catalogNames(state)),
         pendingApprovals: [...state.pendingApprovals.values()],
         runningCalls: [...state.running.values()],
+        unavailableTools: state.catalog.tools.flatMap(({ name, unavailable }) =>
+          unavailable === undefined ? [] : [{ toolName: name, reason: unavailable }],
+        ),
       };
       return ruleStatePage(view, String(workflowInfo().historyLength), cursor, maxBytes);
     },
     {
       description:
-        'Rule state (between runs: as the next run starts): visible tools, every hidden tool with its reasons, sequence positions, forbidden tools, counts, pending approvals and running calls. Paged: { cursor?, maxBytes? }; ask again with next until it is null, concatenating the lists.',
+        'Rule state (between runs: as the next run starts): visible tools, every hidden tool with its reasons, sequence positions, forbidden tools, counts, pending approvals, running calls and tools that cannot run now (their MCP server is down). Paged: { cursor?, maxBytes? }; ask again with next until it is null, concatenating the lists.',
     },
   );
   setHandler(

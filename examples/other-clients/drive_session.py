@@ -40,7 +40,7 @@ async def rule_state(handle: WorkflowHandle) -> dict:
             break
     state = pages[0]
     for page in pages[1:]:
-        for key in ("pendingApprovals", "runningCalls"):
+        for key in ("pendingApprovals", "runningCalls", "unavailableTools"):
             state[key] += page[key]
         for key, value in page["rules"].items():
             if isinstance(value, list) and key != "endCheck":

@@ -10,18 +10,26 @@ export function suggestName(name: string, candidates: Iterable<string>): string 
   const sameWord = all.find((candidate) => foldName(candidate) === folded);
   if (sameWord !== undefined) return sameWord;
   const nearest = nearestName(name, all);
-  if (nearest === undefined) return undefined;
+  if (nearest === '') return undefined;
   const distance = editDistance(folded, foldName(nearest));
   return distance <= Math.max(2, Math.floor(folded.length / 3)) ? nearest : undefined;
 }
 
-/** The candidate at the smallest edit distance from `name` (case and `_`/`-` ignored), ties to the first; `undefined` when there is none. */
-export function nearestName(name: string, candidates: Iterable<string>): string | undefined {
-  const folded = foldName(name);
-  let best: string | undefined;
+/**
+ * The candidate closest to `name`, case-insensitively: candidates that contain it (or that it
+ * contains) first, then the smallest edit distance, ties to the first; `''` when there is none.
+ */
+export function nearestName(name: string, candidates: Iterable<string>): string {
+  const all = [...candidates];
+  const wanted = name.toLowerCase();
+  const related = all.filter((candidate) => {
+    const lower = candidate.toLowerCase();
+    return lower.includes(wanted) || wanted.includes(lower);
+  });
+  let best = all[0] ?? '';
   let bestDistance = Infinity;
-  for (const candidate of candidates) {
-    const distance = editDistance(folded, foldName(candidate));
+  for (const candidate of related.length > 0 ? related : all) {
+    const distance = editDistance(wanted, candidate.toLowerCase());
     if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
   }
   return best;

@@ -107,6 +107,7 @@ const ruleStateLists = [
   ['rules', 'completedInSession'],
   ['pendingApprovals'],
   ['runningCalls'],
+  ['unavailableTools'],
 ] as const;
 
 type ListPath = (typeof ruleStateLists)[number];

@@ -50,6 +50,7 @@ export type {
   ModelContextView,
   PendingApproval,
   RunningCall,
+  UnavailableTool,
   SessionRuleStateView,
   SessionStatusView,
   TranscriptEntry,

@@ -11,7 +11,8 @@ import { parseCommandArgs } from '../parse-command-args';
 const usage = `Usage: toolrail worker --module FILE [connection flags]
 
 Runs a worker that executes toolrail sessions on the task queue, with the tools (and scripted
-models) of FILE, a module whose default export is { tools, scriptedModels?, hooks? }. Start more
+models) of FILE, a module whose default export is { tools, scriptedModels?, hooks? } (tools: a
+list, or a ToolRegistry, e.g. one MCP servers keep their tools in). Start more
 workers on the same task queue to scale out. Ctrl-C drains running tasks and stops.
 
 ${connectionFlagsHelp}`;
@@ -46,7 +47,7 @@ export const workerCommand: CliCommand = {
         ...(module.hooks ? { hooks: module.hooks } : {}),
       });
       process.stdout.write(
-        `worker: ${module.tools.length} tools on task queue ${settings.taskQueue} at ${settings.address} (namespace ${settings.namespace}); Ctrl-C to stop\n`,
+        `worker: ${('list' in module.tools ? module.tools.list() : module.tools).length} tools on task queue ${settings.taskQueue} at ${settings.address} (namespace ${settings.namespace}); Ctrl-C to stop\n`,
       );
       // The Temporal runtime shuts its workers down on SIGINT/SIGTERM (draining running tasks).
       await worker.run();

@@ -87,6 +87,7 @@ describe('rule-state pages', () => {
     },
     pendingApprovals: [],
     runningCalls: [{ callId: 'c', toolName: 'a', interruptBehavior: 'cancel' }],
+    unavailableTools: [{ toolName: 'b', reason: 'its MCP server is down' }],
   };
 
   it('spread the lists over pages within the cap; merged, they are the whole view', () => {
