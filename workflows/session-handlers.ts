@@ -202,7 +202,7 @@ function dropUndecodable(session: Session, signal: string, input: unknown): bool
 }
 
 /** Says in the worker's log and in the transcript what the session did with an input it could not take. */
-export function warnWithNotice(session: Session, what: string): void {
+function warnWithNotice(session: Session, what: string): void {
   const text = `[toolrail] ${what}`;
   log.warn(text);
   session.emit({ type: 'notice', text });

@@ -96,9 +96,8 @@ export function transcriptView(carried: readonly TranscriptEntry[], carriedStart
   };
 }
 
-/** The events after which the Temporal UI is brought up to date: those that move the status, and notices. */
+/** The events after which the Temporal UI is brought up to date: those that move the status (a notice updates the details only). */
 const publishedAfter = new Set<SessionEventType>([
-  'notice',
   'model_call_started',
   'batch_started',
   'approvals_requested',
@@ -119,13 +118,16 @@ const noticesShown = 3;
 export function temporalUiView(): { onEvent: SessionView; publish: (state: SessionState) => void } {
   let upserted: string | undefined;
   const notices: string[] = [];
-  const publish = (state: SessionState): void => {
+  // Current details are not a workflow command; search attributes are: only events that move the status upsert them.
+  const publish = (state: SessionState, detailsOnly = false): void => {
     const { status, lastTool, counters, lastRunEnd, run } = state;
     const pendingApprovals = [...state.pendingApprovals.values()];
     const values = { status, lastTool, blockedCalls: counters.blockedCalls, pendingApprovals: pendingApprovals.length };
     const fingerprint = JSON.stringify(values);
-    if (upserted !== fingerprint) upsertSearchAttributes(sessionSearchAttributes(values));
-    upserted = fingerprint;
+    if (!detailsOnly && upserted !== fingerprint) {
+      upsertSearchAttributes(sessionSearchAttributes(values));
+      upserted = fingerprint;
+    }
     const narrowed = (): NarrowResult => narrow(state.rules, state.ruleState, catalogNames(state));
     const view = { status, counters, pendingApprovals, lastRunEnd, runInProgress: run.inProgress, narrowed, notices };
     setCurrentDetails(renderCurrentDetails(view));
@@ -133,8 +135,10 @@ export function temporalUiView(): { onEvent: SessionView; publish: (state: Sessi
   return {
     publish,
     onEvent(event, state) {
-      if (event.type === 'notice') notices.splice(0, Math.max(0, notices.push(event.text) - noticesShown));
-      if (publishedAfter.has(event.type)) publish(state);
+      if (event.type === 'notice') {
+        notices.splice(0, Math.max(0, notices.push(event.text) - noticesShown));
+        publish(state, true);
+      } else if (publishedAfter.has(event.type)) publish(state);
     },
   };
 }
