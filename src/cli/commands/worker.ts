@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { createWorker, readWorkerModule } from '../../worker';
 import type { CliCommand } from '../cli-command';
@@ -7,29 +6,62 @@ import { ExitCode } from '../cli-command';
 import { connectionFlags, connectionFlagsHelp } from '../connection/connection-flags';
 import { resolveConnection } from '../connection/resolve-connection';
 import { parseCommandArgs } from '../parse-command-args';
+import { checkWorkerHealth, keepHealthFile } from '../worker-health';
 
-const usage = `Usage: toolrail worker --module FILE [connection flags]
+const usage = `Usage: toolrail worker --module FILE [--health-file FILE] [connection flags]
+       toolrail worker --health [--health-file FILE] [connection flags]
 
 Runs a worker that executes toolrail sessions on the task queue, with the tools (and scripted
 models) of FILE, a module whose default export is { tools, scriptedModels?, hooks? } (tools: a
 list, or a ToolRegistry, e.g. one MCP servers keep their tools in). Start more
 workers on the same task queue to scale out. Ctrl-C drains running tasks and stops.
 
+  --health-file FILE   keep FILE telling the worker's state, rewritten every 10 s and removed at
+                       shutdown (TOOLRAIL_WORKER_HEALTH_FILE; the container image sets it)
+  --health             check the worker that keeps the health file instead of running one: exits 0
+                       when the file is fresh, its process alive and RUNNING, and the server lists
+                       it polling its task queue for workflow and activity tasks; else exits 1 (a
+                       container health check)
+
 ${connectionFlagsHelp}`;
 
-/** `toolrail worker`: serve sessions with a module's tools. */
+/** `toolrail worker`: serve sessions with a module's tools, or check a running worker's health. */
 export const workerCommand: CliCommand = {
-  summary: 'run a worker with the tools of a module',
+  summary: 'run a worker with the tools of a module (or check its health)',
   async run(argv) {
-    const parsed = parseCommandArgs('worker', argv, { ...connectionFlags, module: { type: 'string' } }, usage);
+    const parsed = parseCommandArgs(
+      'worker',
+      argv,
+      {
+        ...connectionFlags,
+        module: { type: 'string' },
+        health: { type: 'boolean' },
+        'health-file': { type: 'string' },
+      },
+      usage,
+    );
     if (!parsed.ok) return parsed.exitCode;
+    const healthFile = parsed.values['health-file'] ?? process.env.TOOLRAIL_WORKER_HEALTH_FILE;
+    if (parsed.values.health) {
+      if (!healthFile) {
+        process.stderr.write('toolrail worker --health: give --health-file FILE or set TOOLRAIL_WORKER_HEALTH_FILE\n');
+        return ExitCode.badInput;
+      }
+      const health = await checkWorkerHealth(path.resolve(healthFile), resolveConnection(parsed.values));
+      (health.healthy ? process.stdout : process.stderr).write(
+        `${health.healthy ? 'healthy' : 'unhealthy'}: ${health.reason}\n`,
+      );
+      return health.healthy ? ExitCode.ok : ExitCode.failure;
+    }
     if (!parsed.values.module) {
       process.stderr.write('toolrail worker: give --module FILE (see --help)\n');
       return ExitCode.badInput;
     }
     Runtime.install({ logger: new DefaultLogger('WARN') });
     const file = path.resolve(parsed.values.module);
-    const module = readWorkerModule(await import(pathToFileURL(file).href), file);
+    // By path, not file URL: in the compiled (CommonJS) CLI this import() is a require(), which
+    // loads CommonJS and ES modules alike (Node 22.12+), but takes no URL.
+    const module = readWorkerModule(await import(file), file);
     const settings = resolveConnection(parsed.values);
     const connection = await NativeConnection.connect({
       address: settings.address,
@@ -46,11 +78,17 @@ export const workerCommand: CliCommand = {
         ...(module.scriptedModels ? { scriptedModels: module.scriptedModels } : {}),
         ...(module.hooks ? { hooks: module.hooks } : {}),
       });
+      // The Temporal runtime shuts its workers down on SIGINT/SIGTERM (draining running tasks).
+      const running = worker.run();
+      const removeHealthFile = healthFile ? keepHealthFile(worker, path.resolve(healthFile)) : undefined;
       process.stdout.write(
         `worker: ${('list' in module.tools ? module.tools.list() : module.tools).length} tools on task queue ${settings.taskQueue} at ${settings.address} (namespace ${settings.namespace}); Ctrl-C to stop\n`,
       );
-      // The Temporal runtime shuts its workers down on SIGINT/SIGTERM (draining running tasks).
-      await worker.run();
+      try {
+        await running;
+      } finally {
+        removeHealthFile?.();
+      }
     } finally {
       await connection.close();
     }
