@@ -111,7 +111,8 @@ export type {
 
 // Where sessions' conversations live.
 export { openContentStore, DirectoryContentStore, PostgresContentStore, createExternalStorage } from './store';
-export type { ContentStore, ContentRef } from './store';
+export type { ContentStore, ContentRef, StoreIdentity, StoredSession } from './store';
+export { readStoreIdentity } from './store';
 
 // Workers.
 export { createWorker } from './worker';
@@ -124,6 +125,8 @@ export type { ToolrailWorkerModule } from './worker';
 export { ToolrailClient } from './client';
 export type { StartSessionOptions, SessionListing } from './client';
 export { SessionHandle } from './client';
+export { pruneSessions } from './client';
+export type { PruneReport, PruneSessionsOptions, PrunedSession } from './client';
 // The session's signals, updates and queries, for a plain Temporal client.
 export {
   interruptSignal,
@@ -143,6 +146,8 @@ export type { InputProblem, SessionInputCheck } from './session';
 export { mergeRuleStatePages, sessionMessageNames } from './session';
 export type { PageRequest, PagedTranscriptEntry, RuleStatePage, TranscriptPage } from './session';
 export type { RunEndReason } from './session';
+export { StoreFailureType } from './session';
+export type { StoreProblem } from './session';
 export type {
   SessionRuleStateView,
   SessionStatusView,

@@ -1,10 +1,17 @@
 import { ApplicationFailure, allHandlersFinished, condition, continueAsNew, workflowInfo } from '@temporalio/workflow';
 import { initialRuleState } from '../src/rules';
 import type { CompiledRuleSet } from '../src/rules';
-import { beginTurnInProgress, carriedTurn, freshCarriedState, resolveSessionLimits } from '../src/session';
+import {
+  beginTurnInProgress,
+  carriedTurn,
+  freshCarriedState,
+  initialStoreState,
+  resolveSessionLimits,
+} from '../src/session';
 import type { CarriedSessionState, ResolvedSessionLimits, SessionInput, SessionStatusView } from '../src/session';
 import { utf8ByteLength } from '../src/kernel';
 import { createSession, sealLogIfFull, storeMessages, storeQueuedMessages } from './session';
+import { recordSessionStore } from './wait-for-store';
 
 import type { Session } from './session';
 import { installHandlers } from './session-handlers';
@@ -27,6 +34,7 @@ export async function agentSession(input: SessionInput): Promise<SessionStatusVi
   const session = openSession(startInput(input));
   const { state } = session;
   try {
+    await recordSessionStore(session);
     if (state.run.inProgress) await runTurns(session);
     for (;;) {
       if (state.queuedMessages.length === 0) {
@@ -70,6 +78,10 @@ function openSession(input: SessionInput): Session {
   installHandlers(session);
   if (input.carried === undefined && input.firstMessage !== undefined)
     session.emit({ type: 'message_received', text: input.firstMessage, via: 'start' });
+  else if (input.carried === undefined && input.firstMessageRef !== undefined) {
+    const message = input.firstMessageRef;
+    session.emit({ type: 'message_received', text: message.preview, via: 'start', message });
+  }
   if (!state.run.inProgress) ui.publish(state);
   return session;
 }
@@ -110,6 +122,7 @@ function createSessionState(
     running: new Map(),
     interrupt: undefined,
     endRequested: false,
+    store: initialStoreState(carried.store),
   };
 }
 
@@ -167,7 +180,7 @@ async function continueAsNewIfDue(session: Session): Promise<void> {
   await condition(allHandlersFinished);
   await storeQueuedMessages(session);
   session.emit({ type: 'continued_as_new' });
-  const { firstMessage: _firstMessage, carried: _carried, ...next } = state.input;
+  const { firstMessage: _firstMessage, firstMessageRef: _firstMessageRef, carried: _carried, ...next } = state.input;
   // The caller's rule set, unchanged: the limit above is derived from it again in the next run.
   await continueAsNew<typeof agentSession>({ ...next, carried: carriedState(state, session.transcript.carried()) });
 }
@@ -199,5 +212,6 @@ function carriedState(
     runInProgress: state.run.inProgress,
     turnsInRun: state.run.turns,
     ...(turn === undefined ? {} : { turn: carriedTurn(turn) }),
+    ...(state.store.identity === undefined ? {} : { store: state.store.identity }),
   };
 }

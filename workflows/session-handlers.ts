@@ -29,8 +29,8 @@ import { installApprovals } from './batch';
 import { refusedUpdate } from './session';
 import type { Session } from './session';
 import type { SessionState } from './session-state';
-import { catalogNames } from './session-state';
-import { statusView } from './session-views';
+import { catalogNames, unavailableTools } from './session-state';
+import { currentStoreProblem, statusView } from './session-views';
 
 /**
  * Acts on a user interrupt at once: cancels the model call in flight and every running call whose
@@ -149,20 +149,20 @@ export function installHandlers(session: Session): void {
       const phase = state.run.inProgress ? 'run' : ended ? 'ended' : 'between-runs';
       const ruleState =
         phase === 'between-runs' ? startRun(state.rules, state.ruleState, { userMessage: '' }) : state.ruleState;
+      const storeProblem = currentStoreProblem(state);
       const view: SessionRuleStateView = {
         phase,
         rules: describeRuleState(state.rules, ruleState, catalogNames(state)),
         pendingApprovals: [...state.pendingApprovals.values()],
         runningCalls: [...state.running.values()],
-        unavailableTools: state.catalog.tools.flatMap(({ name, unavailable }) =>
-          unavailable === undefined ? [] : [{ toolName: name, reason: unavailable }],
-        ),
+        unavailableTools: unavailableTools(state),
+        ...(storeProblem === undefined ? {} : { storeProblem }),
       };
       return ruleStatePage(view, String(workflowInfo().historyLength), cursor, maxBytes);
     },
     {
       description:
-        'Rule state (between runs: as the next run starts): visible tools, every hidden tool with its reasons, sequence positions, forbidden tools, counts, pending approvals, running calls and tools that cannot run now (their MCP server is down). Paged: { cursor?, maxBytes? }; ask again with next until it is null, concatenating the lists.',
+        'Rule state (between runs: as the next run starts): visible tools, every hidden tool with its reasons, sequence positions, forbidden tools, counts, pending approvals, running calls, tools that cannot run now (their MCP server is down), and why the session waits for its content store while it does. Paged: { cursor?, maxBytes? }; ask again with next until it is null, concatenating the lists.',
     },
   );
   setHandler(
@@ -178,7 +178,7 @@ export function installHandlers(session: Session): void {
   );
   setHandler(statusQuery, () => statusView(state), {
     description:
-      'Status (idle, thinking, running_tools, awaiting_approval, completed, failed), counters and why the last run ended.',
+      'Status (idle, thinking, running_tools, awaiting_approval, waiting_for_store, completed, failed), counters, why the last run ended, the content store and, while the session waits for it, why.',
   });
 }
 

@@ -2,7 +2,7 @@ import { beginTurn, endRun, record, startRun } from '../src/rules';
 import type { CompiledRuleSet, RuleState } from '../src/rules';
 import { readRevealedTools } from '../src/dispatch';
 import type { ToolCatalog } from '../src/dispatch';
-import { appendToLog, beginTurnInProgress, settleTurnCalls } from '../src/session';
+import { appendToLog, beginTurnInProgress, foldStoreEvent, settleTurnCalls } from '../src/session';
 import type {
   ConversationLog,
   DispatchedCall,
@@ -15,7 +15,9 @@ import type {
   SessionEvent,
   SessionInput,
   SessionStatus,
+  SessionStoreState,
   TurnInProgress,
+  UnavailableTool,
   UnknownToolName,
 } from '../src/session';
 
@@ -66,6 +68,8 @@ export interface SessionState {
   /** A pending interrupt, until the run has acted on it. */
   readonly interrupt: { message?: string } | undefined;
   readonly endRequested: boolean;
+  /** The content store: its identity, and the operations that wait for it now (`foldStoreEvent`). */
+  readonly store: SessionStoreState;
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -80,7 +84,7 @@ export function applyEvent(state: SessionState, event: SessionEvent): void {
   const counters = s.counters as Mutable<SessionCounters>;
   switch (event.type) {
     case 'message_received':
-      s.queuedMessages = [...s.queuedMessages, event.text];
+      s.queuedMessages = [...s.queuedMessages, event.message ?? event.text];
       return;
     case 'messages_stored': {
       const refs = new Map(event.stored.map(({ text, message }) => [text, message]));
@@ -206,6 +210,11 @@ export function applyEvent(state: SessionState, event: SessionEvent): void {
     case 'session_ended':
       s.status = event.status;
       return;
+    case 'store_identified':
+    case 'store_waiting':
+    case 'store_back':
+      ({ store: s.store, status: s.status } = foldStoreEvent(s.store, s.status, event));
+      return;
     case 'tools_narrowed':
     case 'model_call_failed':
     case 'notice':
@@ -233,6 +242,13 @@ function recordCall(s: Mutable<SessionState>, { outcome }: DispatchedCall): void
 /** The maps of the state are changed in place, here only. */
 function writable<V>(map: ReadonlyMap<string, V>): Map<string, V> {
   return map as Map<string, V>;
+}
+
+/** The tools of this turn's catalog that cannot run now (their MCP server is down), with the reason. */
+export function unavailableTools(state: SessionState): UnavailableTool[] {
+  return state.catalog.tools.flatMap(({ name, unavailable }) =>
+    unavailable === undefined ? [] : [{ toolName: name, reason: unavailable }],
+  );
 }
 
 /** The names in this turn's catalog, in catalog order. */

@@ -12,11 +12,12 @@ import type {
   SessionEvent,
   SessionEventType,
   SessionStatusView,
+  StoreProblem,
   TranscriptEntry,
   TranscriptNote,
   TranscriptPage,
 } from '../src/session';
-import { catalogNames } from './session-state';
+import { catalogNames, unavailableTools } from './session-state';
 import type { SessionState } from './session-state';
 
 /** Something that sees every event once the state has applied it. */
@@ -83,6 +84,15 @@ export function transcriptView(carried: readonly TranscriptEntry[], carriedStart
             });
           }
           return;
+        case 'store_waiting':
+          // Once per wait: when it begins (its later problems are in the status, not the transcript).
+          if (event.problem.retries > 0) return;
+          return note(state, {
+            kind: 'notice',
+            text: `[toolrail] waiting for the content store: ${event.problem.message}`,
+          });
+        case 'store_back':
+          return note(state, { kind: 'notice', text: '[toolrail] the content store is back: the session goes on' });
         case 'run_ended':
           return note(state, {
             kind: 'run-end',
@@ -104,6 +114,8 @@ const publishedAfter = new Set<SessionEventType>([
   'approvals_closed',
   'run_ended',
   'session_ended',
+  'store_waiting',
+  'store_back',
 ]);
 
 /** How many of the latest notices the current details show. */
@@ -129,8 +141,12 @@ export function temporalUiView(): { onEvent: SessionView; publish: (state: Sessi
       upserted = fingerprint;
     }
     const narrowed = (): NarrowResult => narrow(state.rules, state.ruleState, catalogNames(state));
-    const view = { status, counters, pendingApprovals, lastRunEnd, runInProgress: run.inProgress, narrowed, notices };
-    setCurrentDetails(renderCurrentDetails(view));
+    const storeProblem = currentStoreProblem(state);
+    const view = {
+      ...{ status, counters, pendingApprovals, lastRunEnd, runInProgress: run.inProgress, narrowed, notices },
+      unavailableTools: unavailableTools(state),
+    };
+    setCurrentDetails(renderCurrentDetails(storeProblem ? { ...view, storeProblem } : view));
   };
   return {
     publish,
@@ -143,13 +159,22 @@ export function temporalUiView(): { onEvent: SessionView; publish: (state: Sessi
   };
 }
 
-/** The answer of the `status` query, and the workflow's result. */
-export function statusView({
-  status,
-  lastRunEnd,
-  lastTool,
-  counters,
-  queuedMessages,
-}: SessionState): SessionStatusView {
-  return { status, lastRunEnd, lastTool, counters: { ...counters }, queuedMessages: queuedMessages.length };
+/** The answer of the `status` query, and the workflow's result: with the session's store, and why it waits for it. */
+export function statusView(state: SessionState): SessionStatusView {
+  const { status, lastRunEnd, lastTool, counters, queuedMessages, store } = state;
+  const storeProblem = currentStoreProblem(state);
+  return {
+    status,
+    lastRunEnd,
+    lastTool,
+    counters: { ...counters },
+    queuedMessages: queuedMessages.length,
+    ...(store.identity === undefined ? {} : { store: store.identity }),
+    ...(storeProblem === undefined ? {} : { storeProblem }),
+  };
+}
+
+/** Why the session waits for its content store now (the newest problem of the operations that wait), if it does. */
+export function currentStoreProblem(state: SessionState): StoreProblem | undefined {
+  return [...state.store.waits.values()].at(-1);
 }

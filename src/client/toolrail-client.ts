@@ -6,6 +6,7 @@ import { agentSession } from '../../workflows';
 import { SessionHandle } from './session-handle';
 import type { ContentStore } from '../store';
 import { tracedClient } from '../tracing';
+import { encodeMessage } from '../conversation';
 import type { TracingOptions } from '../tracing';
 
 /** Options of {@link ToolrailClient.startSession}. */
@@ -32,6 +33,13 @@ export interface SessionListing {
   workflowStatus: string;
   startTime: Date;
 }
+
+/**
+ * A first message larger than this (UTF-8 bytes) is stored in the content store before the start and
+ * passed by reference, when the client has the store: the workflow's input then never becomes an
+ * External Storage claim, which every replay of the session would need.
+ */
+const inlineFirstMessageBytes = 131_072;
 
 /** Execution statuses of a workflow that ended without completing. */
 const abnormalEnds = ['Failed', 'Terminated', 'TimedOut', 'Canceled'];
@@ -69,17 +77,29 @@ export class ToolrailClient {
   /**
    * Starts a session (a workflow) and returns its handle. The input is checked first, with the
    * schema the workflow checks it with: a bad one throws a {@link SessionInputError} listing every
-   * problem, and nothing is started.
+   * problem, and nothing is started. A first message over 128 KiB is written to the content store
+   * first (when the client has it) and the session gets its reference.
    */
   async startSession({ sessionId, taskQueue, ...options }: StartSessionOptions): Promise<SessionHandle> {
     const checked = checkSessionInput(options);
     if (!checked.ok) throw new SessionInputError(checked.problems);
     const input = checked.input;
     const workflowId = sessionId ?? `session-${crypto.randomUUID()}`;
+    const { firstMessage, ...rest } = input;
+    let args: SessionInput = input;
+    if (
+      firstMessage !== undefined &&
+      this.contentStore &&
+      Buffer.byteLength(firstMessage, 'utf8') > inlineFirstMessageBytes
+    ) {
+      const { ref, bytes } = encodeMessage({ role: 'user', text: firstMessage });
+      await this.contentStore.put(workflowId, ref.key, bytes);
+      args = { ...rest, firstMessageRef: ref };
+    }
     const handle = await this.temporal.workflow.start(agentSession, {
       taskQueue: taskQueue ?? this.taskQueue,
       workflowId,
-      args: [input],
+      args: [args],
       typedSearchAttributes: [{ key: toolrailStatusKey, value: 'idle' }],
       staticSummary: `toolrail session (${input.model.provider}:${input.model.model})`,
     });

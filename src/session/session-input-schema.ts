@@ -23,6 +23,18 @@ export const sessionLimitsSchema = z.strictObject({
   closeWhenIdle: z.boolean().optional(),
   maxUserMessageBytes: positiveInteger.describe('UTF-8 bytes').optional(),
   continueAsNewAtHistoryBytes: positiveInteger.describe('bytes').optional(),
+  storeRetryIntervalMs: milliseconds.optional(),
+});
+
+/** A first user message already in the session's content store (what `ToolrailClient` sends for one over 128 KiB). */
+const firstMessageRefSchema = z.strictObject({
+  key: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/, 'expected the SHA-256 of the stored message, lower-case hex')
+    .describe("The key the message is stored under in the session's content store: the SHA-256 of its JSON."),
+  bytes: z.number().int().nonnegative().describe('UTF-8 bytes of the stored message'),
+  preview: z.string().describe('The first characters of the message text (at most 200).'),
+  role: z.literal('user'),
 });
 
 /**
@@ -44,6 +56,11 @@ export const sessionStartInputSchema = z.strictObject({
     .string()
     .refine((text) => text.trim() !== '', 'the message is empty')
     .describe('The first user message; without it the session waits for one.')
+    .optional(),
+  firstMessageRef: firstMessageRefSchema
+    .describe(
+      'Instead of firstMessage: the first user message, already in the content store the workers use (a ToolrailClient with a contentStore sends one over 128 KiB this way).',
+    )
     .optional(),
   interactive: z
     .boolean()
@@ -83,6 +100,11 @@ export function checkSessionInput(value: unknown): SessionInputCheck {
     return { ok: false, problems: problems.sort((a, b) => (a.path === b.path ? 0 : a.path < b.path ? -1 : 1)) };
   }
   const input = parsed.data as SessionInput;
+  if (input.firstMessage !== undefined && input.firstMessageRef !== undefined)
+    return {
+      ok: false,
+      problems: [{ path: 'firstMessageRef', problem: 'give firstMessage or firstMessageRef, not both' }],
+    };
   const problems: InputProblem[] = compiledRuleSetErrors(input.rules).map(({ path, problem, fix }) => ({
     path: formatInputPath(['rules', ...path]),
     problem: fix === undefined ? problem : `${problem} (${fix})`,

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { createWorker, readWorkerModule } from '../../worker';
+import { openContentStore, readStoreIdentity } from '../../store';
+import type { ContentStore } from '../../store';
 import type { CliCommand } from '../cli-command';
 import { ExitCode } from '../cli-command';
 import { connectionFlags, connectionFlagsHelp } from '../connection/connection-flags';
@@ -13,8 +15,11 @@ const usage = `Usage: toolrail worker --module FILE [--health-file FILE] [connec
 
 Runs a worker that executes toolrail sessions on the task queue, with the tools (and scripted
 models) of FILE, a module whose default export is { tools, scriptedModels?, hooks? } (tools: a
-list, or a ToolRegistry, e.g. one MCP servers keep their tools in). Start more
-workers on the same task queue to scale out. Ctrl-C drains running tasks and stops.
+list, or a ToolRegistry, e.g. one MCP servers keep their tools in). Start more workers on the same
+task queue to scale out: every worker of a task queue must use the same content store
+(TOOLRAIL_CONTENT_STORE: a postgres:// URL for workers on several machines; the default directory
+store .toolrail/content is for one machine). It prints the store it uses. Ctrl-C drains running
+tasks and stops.
 
   --health-file FILE   keep FILE telling the worker's state, rewritten every 10 s and removed at
                        shutdown (TOOLRAIL_WORKER_HEALTH_FILE; the container image sets it)
@@ -63,6 +68,7 @@ export const workerCommand: CliCommand = {
     // loads CommonJS and ES modules alike (Node 22.12+), but takes no URL.
     const module = readWorkerModule(await import(file), file);
     const settings = resolveConnection(parsed.values);
+    const store = openContentStore();
     const connection = await NativeConnection.connect({
       address: settings.address,
       ...(settings.tls !== undefined ? { tls: settings.tls } : {}),
@@ -77,6 +83,7 @@ export const workerCommand: CliCommand = {
         tools: module.tools,
         ...(module.scriptedModels ? { scriptedModels: module.scriptedModels } : {}),
         ...(module.hooks ? { hooks: module.hooks } : {}),
+        contentStore: store,
       });
       // The Temporal runtime shuts its workers down on SIGINT/SIGTERM (draining running tasks).
       const running = worker.run();
@@ -84,6 +91,8 @@ export const workerCommand: CliCommand = {
       process.stdout.write(
         `worker: ${('list' in module.tools ? module.tools.list() : module.tools).length} tools on task queue ${settings.taskQueue} at ${settings.address} (namespace ${settings.namespace}); Ctrl-C to stop\n`,
       );
+      process.stdout.write(`worker: content store ${await describeStore(store)}
+`);
       try {
         await running;
       } finally {
@@ -91,7 +100,18 @@ export const workerCommand: CliCommand = {
       }
     } finally {
       await connection.close();
+      await store.close();
     }
     return ExitCode.ok;
   },
 };
+
+/** The store's description and identity, or why its identity cannot be read now (the worker runs anyway and waits for it). */
+async function describeStore(store: ContentStore): Promise<string> {
+  try {
+    const { id, description } = await readStoreIdentity(store);
+    return `${description} (store id ${id})`;
+  } catch (error) {
+    return `${store.description} (unreachable now: ${error instanceof Error ? error.message : String(error)})`;
+  }
+}

@@ -133,4 +133,18 @@ describe('checkSessionInput', () => {
       'carried: set only by continue-as-new: remove it from a start input',
     ]);
   });
+
+  it('accepts a first message already in the content store, and refuses it beside firstMessage or malformed', () => {
+    const firstMessageRef = { key: 'a'.repeat(64), bytes: 800_000, preview: 'Refund ORD-1 …', role: 'user' };
+    const { firstMessage: _text, ...withoutText } = good;
+    const stored = { ...withoutText, firstMessageRef, limits: { storeRetryIntervalMs: 500 } };
+    expect(checkSessionInput(stored)).toEqual({ ok: true, input: stored });
+    expect(lines({ ...good, firstMessageRef })).toEqual([
+      'firstMessageRef: give firstMessage or firstMessageRef, not both',
+    ]);
+    expect(lines({ ...withoutText, firstMessageRef: { ...firstMessageRef, key: 'ORD-1', role: 'tool' } })).toEqual([
+      'firstMessageRef.key: expected the SHA-256 of the stored message, lower-case hex, got "ORD-1"',
+      'firstMessageRef.role: Invalid input: expected "user", got "tool"',
+    ]);
+  });
 });
