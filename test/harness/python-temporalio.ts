@@ -14,8 +14,10 @@ export const pythonRequirements = ['temporalio==1.35.0', 'jsonschema==4.23.0'] a
 /**
  * The Python of a virtual environment with {@link pythonRequirements}, made once per machine in
  * toolrail's per-user cache (like the Temporal CLI build) with `python3 -m venv` and pip from PyPI
- * (about a minute), and reused by later runs. When this machine has no `python3`, installs Debian's
- * `python3` and `python3-venv` with apt-get (as root).
+ * (about 40 s, most of it the download), and reused by later runs: `npm run provision` makes it
+ * beside the Go builds, so the tests find it ready. A machine without `python3`, or whose `python3`
+ * cannot make a virtual environment (Debian's lacks `ensurepip` until `python3-venv` is installed),
+ * gets Debian's `python3` and `python3-venv` with apt-get (as root); elsewhere the error says what to install.
  */
 export async function ensurePythonTemporalio(onProgress: (line: string) => void = () => {}): Promise<string> {
   const directory = path.join(toolrailCacheDir(), `python-${pythonRequirements.join('-').replace(/[=]+/g, '-')}`);
@@ -29,10 +31,9 @@ export async function ensurePythonTemporalio(onProgress: (line: string) => void 
     `${directory}.lock`,
     async () => {
       if (ready()) return;
-      const system = await systemPython(onProgress);
       rmSync(directory, { recursive: true, force: true });
       onProgress(`making a Python environment for the other-client tests in ${directory} (once per machine)`);
-      await run(system, ['-m', 'venv', directory]);
+      await makeVirtualEnvironment(directory, onProgress);
       await run(python, ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', ...pythonRequirements], {
         maxBuffer: 16 * 1024 * 1024,
       });
@@ -43,18 +44,40 @@ export async function ensurePythonTemporalio(onProgress: (line: string) => void 
   return python;
 }
 
-async function systemPython(onProgress: (line: string) => void): Promise<string> {
+const installHint = 'The other-client tests need python3 (3.9 or later) with venv: install python3 and python3-venv.';
+
+/** `python3 -m venv directory`, with Debian's python3 and python3-venv installed first when that cannot work. */
+async function makeVirtualEnvironment(directory: string, onProgress: (line: string) => void): Promise<void> {
   const found = findExecutableOnPath('python3');
-  if (found) return found;
-  if (process.getuid?.() !== 0 || !existsSync('/usr/bin/apt-get'))
-    throw new Error('The other-client tests need python3 (3.9 or later) with venv: install python3 and python3-venv.');
-  onProgress('python3 not found: installing python3 and python3-venv with apt-get');
+  if (found !== undefined) {
+    try {
+      await run(found, ['-m', 'venv', directory]);
+      return;
+    } catch (error) {
+      if (!canUseAptGet()) throw new Error(`${found} -m venv failed: ${errorText(error)}\n${installHint}`);
+      onProgress(`${found} cannot make a virtual environment (${errorText(error).split('\n')[0]})`);
+      rmSync(directory, { recursive: true, force: true });
+    }
+  } else if (!canUseAptGet()) throw new Error(installHint);
+  onProgress('installing python3 and python3-venv with apt-get');
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   await run('/usr/bin/apt-get', ['-o', 'DPkg::Lock::Timeout=300', '-q', 'update'], { env });
   await run('/usr/bin/apt-get', ['-o', 'DPkg::Lock::Timeout=300', '-q', 'install', '-y', 'python3', 'python3-venv'], {
     env,
   });
-  const installed = findExecutableOnPath('python3');
-  if (!installed) throw new Error('apt-get installed python3, yet there is no python3 on PATH');
-  return installed;
+  // Debian's own python3, which python3-venv completes (a python3 earlier on PATH may be another one).
+  await run('/usr/bin/python3', ['-m', 'venv', directory]);
+}
+
+function canUseAptGet(): boolean {
+  return process.getuid?.() === 0 && existsSync('/usr/bin/apt-get');
+}
+
+function errorText(error: unknown): string {
+  const stderr = (error as { stderr?: unknown }).stderr;
+  return typeof stderr === 'string' && stderr.trim() !== ''
+    ? stderr.trim()
+    : error instanceof Error
+      ? error.message
+      : String(error);
 }
