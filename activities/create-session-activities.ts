@@ -15,6 +15,8 @@ import { readToolCallRecord, writeToolCallRecord } from './tool-call-record';
 import { awaitStore } from './await-store';
 import { checkSessionStore, keepTrying, reportingStoreFailures, storeFailure } from './store-failures';
 import { storeToolResult } from './store-tool-result';
+import { modelTextHooks } from './model-text-feed';
+import type { ModelTextDelta, ModelTextFeed } from './model-text-feed';
 
 /** What the session activities need from the worker. */
 export interface SessionActivityDependencies {
@@ -23,6 +25,13 @@ export interface SessionActivityDependencies {
   scriptedModels?: ReadonlyMap<string, ModelAdapter>;
   /** Where API keys are read from. Defaults to `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Called with each piece of the model's text as it arrives (a streamed call). For your own live
+   * views; it must not throw or block (a throw is logged and ignored).
+   */
+  onModelTextDelta?: (event: ModelTextDelta) => void;
+  /** Where streamed text goes to the sessions' live feeds (`createModelTextFeed`); nowhere when absent. */
+  textFeed?: ModelTextFeed;
   hooks?: ToolHooks;
   /** How often running activities heartbeat on their own (so cancellations reach them), in ms. Defaults to 1 000. */
   heartbeatIntervalMs?: number;
@@ -109,16 +118,20 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
         const entries = await conversation.readLog(sessionId, log);
         return buildModelMessages(entries, (refs) => conversation.readMessages(sessionId, refs), { budgetBytes });
       });
+      // Streamed text goes to the live feed (and the worker's hook) as it arrives.
+      const text = modelTextHooks({ sessionId, turn, attempt: context.info.attempt }, dependencies, () => context);
       const answered = await withHeartbeats(heartbeatIntervalMs, async () => {
         try {
           return await adapterFor(settings).complete(
             { model: settings.model, ...(system === undefined ? {} : { system }), messages, tools, turn },
-            { signal: context.cancellationSignal },
+            { signal: context.cancellationSignal, ...(text.onTextDelta ? { onTextDelta: text.onTextDelta } : {}) },
           );
         } catch (error) {
           if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason;
           if (ModelError.isInstance(error)) throw modelErrorToApplicationFailure(error);
           throw error;
+        } finally {
+          text.end();
         }
       });
       // Whatever the adapter returned, every call gets an id unique in the session's turn: the workflow keys outcomes by it.

@@ -89,6 +89,7 @@ async function runDemo(stopRequested: Promise<unknown>): Promise<void> {
     log(
       `From a terminal: npx toolrail state ${session.sessionId} --address ${server.address} --ui-url ${server.uiAddress ?? ''}`,
     );
+    log(`  and its live feed, from the start: npx toolrail follow ${session.sessionId} --address ${server.address}`);
     if (once) {
       await session.end();
       await session.result();

@@ -117,14 +117,32 @@ export { readStoreIdentity } from './store';
 // Workers.
 export { createWorker } from './worker';
 export type { CreateWorkerOptions } from './worker';
+export type { ModelTextDelta } from '../activities';
 export { bundleSessionWorkflows } from './worker';
 export { workflowsPath } from './worker';
 export type { ToolrailWorkerModule } from './worker';
 
 // The client and the session handle.
 export { ToolrailClient } from './client';
-export type { StartSessionOptions, SessionListing } from './client';
+export type { StartSessionOptions, SessionListing, SendOrStartOptions } from './client';
 export { SessionHandle } from './client';
+// The live feed: a session's events as they happen, and the reply to a message.
+export { FeedGapError, SentMessage, uiMessageChunker } from './client';
+export type { RunReply, SessionEventsOptions, UIMessageChunk, UIMessageChunkerOptions } from './client';
+export type {
+  FeedApproval,
+  FeedCall,
+  FeedEvent,
+  FeedEventOf,
+  FeedEventType,
+  FeedPage,
+  FeedReason,
+  FeedRequest,
+  FeedResult,
+  FeedValue,
+  ModelTextInput,
+  SentUserMessage,
+} from './session';
 export { pruneSessions } from './client';
 export type { PruneReport, PruneSessionsOptions, PrunedSession } from './client';
 // The session's signals, updates and queries, for a plain Temporal client.
@@ -137,6 +155,8 @@ export {
   ruleStateQuery,
   transcriptQuery,
   statusQuery,
+  feedQuery,
+  modelTextSignal,
 } from './session';
 export type { InterruptInput, UserMessageInput, ApproveToolCallInput } from './session';
 export type { SessionInput, SessionLimits, SiblingAbort } from './session';
@@ -165,7 +185,7 @@ export { readTranscript } from './tracing';
 export { recordedTrace } from './tracing';
 export type { ReadToolContent } from './tracing';
 export { SessionStatus } from './session';
-export { renderTranscriptEntry } from './cli';
+export { renderFeedEvent, renderTranscriptEntry } from './cli';
 export { toolrailSearchAttributes } from './session';
 
 // The dev server.

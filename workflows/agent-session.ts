@@ -14,6 +14,7 @@ import { createSession, sealLogIfFull, storeMessages, storeQueuedMessages } from
 import { recordSessionStore } from './wait-for-store';
 
 import type { Session } from './session';
+import { feedView, installFeedHandlers } from './session-feed';
 import { installHandlers } from './session-handlers';
 import { startInput } from './start-input';
 import { sessionSpans } from './session-spans';
@@ -69,13 +70,11 @@ function openSession(input: SessionInput): Session {
   };
   const state = createSessionState(workflowInfo().workflowId, input, rules, limits);
   const ui = temporalUiView();
-  const session = createSession(
-    state,
-    transcriptView(input.carried?.transcript ?? [], input.carried?.transcriptStart),
-    [ui.onEvent],
-    sessionSpans(),
-  );
+  const transcript = transcriptView(input.carried?.transcript ?? [], input.carried?.transcriptStart);
+  const feed = feedView(input.carried?.feed, state.queuedMessages.length, limits.feedWindowBytes);
+  const session = createSession(state, { transcript, feed }, [ui.onEvent], sessionSpans());
   installHandlers(session);
+  installFeedHandlers(session);
   if (input.carried === undefined && input.firstMessage !== undefined)
     session.emit({ type: 'message_received', text: input.firstMessage, via: 'start' });
   else if (input.carried === undefined && input.firstMessageRef !== undefined) {
@@ -182,7 +181,7 @@ async function continueAsNewIfDue(session: Session): Promise<void> {
   session.emit({ type: 'continued_as_new' });
   const { firstMessage: _firstMessage, firstMessageRef: _firstMessageRef, carried: _carried, ...next } = state.input;
   // The caller's rule set, unchanged: the limit above is derived from it again in the next run.
-  await continueAsNew<typeof agentSession>({ ...next, carried: carriedState(state, session.transcript.carried()) });
+  await continueAsNew<typeof agentSession>({ ...next, carried: carriedState(session) });
 }
 
 /** Whether to continue as new now: the server suggests it, or a limit passed; after progress (never a loop), with nothing running or waiting. */
@@ -195,11 +194,8 @@ function continueAsNewDue(state: SessionState): boolean {
   return due && state.stepsThisExecution > 0 && state.pendingApprovals.size === 0 && state.running.size === 0;
 }
 
-/** What continue-as-new carries into the next run, so rules hold exactly as before. */
-function carriedState(
-  state: SessionState,
-  { transcript, transcriptStart }: { transcript: CarriedSessionState['transcript']; transcriptStart: number },
-): CarriedSessionState {
+/** What continue-as-new carries into the next run, so rules hold exactly as before (and the views go on). */
+function carriedState({ state, transcript, feed }: Session): CarriedSessionState {
   const { turn } = state;
   return {
     ruleState: state.ruleState,
@@ -207,8 +203,8 @@ function carriedState(
     queuedMessages: [...state.queuedMessages],
     revealedTools: [...state.revealedTools],
     counters: { ...state.counters, continuedAsNew: state.counters.continuedAsNew + 1 },
-    transcript,
-    transcriptStart,
+    ...transcript.carried(),
+    feed: feed.carried(),
     runInProgress: state.run.inProgress,
     turnsInRun: state.run.turns,
     ...(turn === undefined ? {} : { turn: carriedTurn(turn) }),

@@ -29,8 +29,8 @@ import { installApprovals } from './batch';
 import { refusedUpdate } from './session';
 import type { Session } from './session';
 import type { SessionState } from './session-state';
-import { catalogNames, unavailableTools } from './session-state';
-import { currentStoreProblem, statusView } from './session-views';
+import { catalogNames } from './session-state';
+import { currentStoreProblem, statusView, unavailableTools } from './session-views';
 
 /**
  * Acts on a user interrupt at once: cancels the model call in flight and every running call whose
@@ -74,7 +74,7 @@ export function installHandlers(session: Session): void {
     sendUserMessageUpdate,
     ({ text }) => {
       session.emit({ type: 'message_received', text, via: 'update' });
-      return { queuedBefore: state.queuedMessages.length - 1 };
+      return { queuedBefore: state.queuedMessages.length - 1, offset: session.feed.last() };
     },
     {
       validator: (input: UserMessageInput) => {

@@ -17,7 +17,6 @@ import type {
   SessionStatus,
   SessionStoreState,
   TurnInProgress,
-  UnavailableTool,
   UnknownToolName,
 } from '../src/session';
 
@@ -216,6 +215,7 @@ export function applyEvent(state: SessionState, event: SessionEvent): void {
       ({ store: s.store, status: s.status } = foldStoreEvent(s.store, s.status, event));
       return;
     case 'tools_narrowed':
+    case 'model_text':
     case 'model_call_failed':
     case 'notice':
     case 'continued_as_new':
@@ -242,13 +242,6 @@ function recordCall(s: Mutable<SessionState>, { outcome }: DispatchedCall): void
 /** The maps of the state are changed in place, here only. */
 function writable<V>(map: ReadonlyMap<string, V>): Map<string, V> {
   return map as Map<string, V>;
-}
-
-/** The tools of this turn's catalog that cannot run now (their MCP server is down), with the reason. */
-export function unavailableTools(state: SessionState): UnavailableTool[] {
-  return state.catalog.tools.flatMap(({ name, unavailable }) =>
-    unavailable === undefined ? [] : [{ toolName: name, reason: unavailable }],
-  );
 }
 
 /** The names in this turn's catalog, in catalog order. */

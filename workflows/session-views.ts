@@ -16,8 +16,9 @@ import type {
   TranscriptEntry,
   TranscriptNote,
   TranscriptPage,
+  UnavailableTool,
 } from '../src/session';
-import { catalogNames, unavailableTools } from './session-state';
+import { catalogNames } from './session-state';
 import type { SessionState } from './session-state';
 
 /** Something that sees every event once the state has applied it. */
@@ -177,4 +178,11 @@ export function statusView(state: SessionState): SessionStatusView {
 /** Why the session waits for its content store now (the newest problem of the operations that wait), if it does. */
 export function currentStoreProblem(state: SessionState): StoreProblem | undefined {
   return [...state.store.waits.values()].at(-1);
+}
+
+/** The tools of this turn's catalog that cannot run now (their MCP server is down), with the reason. */
+export function unavailableTools(state: SessionState): UnavailableTool[] {
+  return state.catalog.tools.flatMap(({ name, unavailable }) =>
+    unavailable === undefined ? [] : [{ toolName: name, reason: unavailable }],
+  );
 }

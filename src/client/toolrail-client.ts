@@ -1,9 +1,11 @@
+import { WithStartWorkflowOperation } from '@temporalio/client';
 import type { Client } from '@temporalio/client';
 import type { CompiledRuleSet } from '../rules';
 import type { SessionInput, SessionStatus } from '../session';
-import { SessionInputError, checkSessionInput, toolrailStatusKey } from '../session';
+import { SessionInputError, checkSessionInput, sendUserMessageUpdate, toolrailStatusKey } from '../session';
 import { agentSession } from '../../workflows';
 import { SessionHandle } from './session-handle';
+import type { SentMessage } from './sent-message';
 import type { ContentStore } from '../store';
 import { tracedClient } from '../tracing';
 import { encodeMessage } from '../conversation';
@@ -17,6 +19,20 @@ export type StartSessionOptions = Omit<SessionInput, 'carried' | 'rules'> & {
   sessionId?: string;
   /** Task queue of the workers that run sessions. Defaults to the client's. */
   taskQueue?: string;
+};
+
+/** Options of {@link ToolrailClient.sendOrStart}: the message, and the session to start if there is none yet. */
+export type SendOrStartOptions = Omit<StartSessionOptions, 'firstMessage' | 'sessionId'> & {
+  /** The session's stable id (the workflow id), e.g. a conversation id of your app. */
+  sessionId: string;
+  /** The user message. */
+  text: string;
+  /**
+   * When a session with this id existed and has ended: `reject` (the default) refuses with a
+   * `WorkflowExecutionAlreadyStartedError`; `start-new` starts a new session under the same id (a
+   * new conversation: the ended one's is not carried over).
+   */
+  ifEnded?: 'reject' | 'start-new';
 };
 
 /** One listed session. */
@@ -104,6 +120,41 @@ export class ToolrailClient {
       staticSummary: `toolrail session (${input.model.provider}:${input.model.model})`,
     });
     return new SessionHandle(handle, this.contentStore);
+  }
+
+  /**
+   * Sends a message to the session `sessionId`, starting it first if it does not exist yet, in one
+   * request (Temporal's update-with-start): for stateless backends (an HTTP handler) that address a
+   * session by a stable id. The start options apply only when it starts the session; a running
+   * session keeps its own. Resolves once the message is queued, to the session and the message,
+   * whose `reply()` resolves when the run it started ends. The start options are checked as
+   * {@link startSession} checks them.
+   */
+  async sendOrStart({
+    sessionId,
+    text,
+    taskQueue,
+    ifEnded = 'reject',
+    ...input
+  }: SendOrStartOptions): Promise<{ session: SessionHandle; message: SentMessage }> {
+    // Checked as startSession checks it (a bad input throws SessionInputError), even when the session exists.
+    const checked = checkSessionInput(input);
+    if (!checked.ok) throw new SessionInputError(checked.problems);
+    const startWorkflowOperation = new WithStartWorkflowOperation(agentSession, {
+      taskQueue: taskQueue ?? this.taskQueue,
+      workflowId: sessionId,
+      args: [input],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: ifEnded === 'start-new' ? 'ALLOW_DUPLICATE' : 'REJECT_DUPLICATE',
+      typedSearchAttributes: [{ key: toolrailStatusKey, value: 'idle' }],
+      staticSummary: `toolrail session (${input.model.provider}:${input.model.model})`,
+    });
+    const sent = await this.temporal.workflow.executeUpdateWithStart(sendUserMessageUpdate, {
+      args: [{ text }],
+      startWorkflowOperation,
+    });
+    const session = this.getSession(sessionId);
+    return { session, message: session.sentMessage(sent) };
   }
 
   /** The handle of an existing session. */

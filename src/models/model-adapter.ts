@@ -5,6 +5,8 @@ import type { ModelResponse } from './model-response';
 export interface ModelCallOptions {
   /** Aborting it stops the call (the HTTP request is closed); the call rejects with a `ModelError` `ABORTED`. */
   readonly signal: AbortSignal;
+  /** Receives the answer's text piece by piece as the model writes it, from adapters that stream. */
+  readonly onTextDelta?: (delta: string) => void;
 }
 
 /**

@@ -47,7 +47,7 @@ export function createScriptedModel(script: readonly ScriptStep[], options: Scri
     provider,
     requests,
     stepCount: steps.length,
-    async complete(request, { signal }) {
+    async complete(request, { signal, onTextDelta }) {
       if (recordRequests) requests.push(structuredClone(request));
       if (signal.aborted) throw abortedModelError(provider, signal);
       const { turn } = request;
@@ -61,11 +61,15 @@ export function createScriptedModel(script: readonly ScriptStep[], options: Scri
       const step = steps[turn];
       if (step === undefined) throw scriptExhausted(provider, turn, steps.length);
       const response = typeof step === 'function' ? step(request) : step;
+      // Streamed: the text word by word, the first word at once and the delay (if any) after it.
+      const words = onTextDelta && response.text ? (response.text.match(/\S+\s*|\s+/g) ?? []) : [];
+      if (words[0] !== undefined) onTextDelta?.(words[0]);
       if (response.delayMs !== undefined && response.delayMs > 0) {
         await delay(response.delayMs, signal).catch((error: unknown) => {
           throw abortedModelError(provider, signal, error);
         });
       }
+      for (const word of words.slice(1)) onTextDelta?.(word);
       return toModelResponse(response, turn);
     },
   };

@@ -16,7 +16,10 @@ export interface ScriptedResponse {
   toolCalls?: ScriptedToolCall[];
   stopReason?: ModelStopReason;
   usage?: ModelUsage;
-  /** Wait this long, in milliseconds, before answering; the call's abort signal cuts the wait short. */
+  /**
+   * Wait this long, in milliseconds, before answering; the call's abort signal cuts the wait short.
+   * A call that streams (`onTextDelta`) hands over its first word at once and waits after it.
+   */
   delayMs?: number;
 }
 

@@ -42,7 +42,7 @@ export {
   userMessageSignal,
 } from './session-messages';
 export type { SessionMessageKind } from './session-messages';
-export type { ApproveToolCallInput, InterruptInput, UserMessageInput } from './session-messages';
+export type { ApproveToolCallInput, InterruptInput, SentUserMessage, UserMessageInput } from './session-messages';
 export { sessionSearchAttributes } from './session-search-attributes';
 export { SessionStatus } from './session-status';
 export type { RunEndReason } from './session-status';
@@ -68,6 +68,29 @@ export type {
   SessionEventType,
   UnknownToolName,
 } from './session-events';
+export { feedPreviewChars, feedValueBytes } from './feed-events';
+export { feedEventBodyOf, feedToolListLimit, feedValueOf } from './feed-event-of';
+export type {
+  FeedApproval,
+  FeedCall,
+  FeedEvent,
+  FeedEventBody,
+  FeedEventOf,
+  FeedEventPlace,
+  FeedEventType,
+  FeedReason,
+  FeedResult,
+  FeedValue,
+} from './feed-events';
+export {
+  feedQuery,
+  maxCarriedFeedBytes,
+  maxFeedPageBytes,
+  defaultFeedWindowBytes,
+  maxModelTextBytes,
+  modelTextSignal,
+} from './feed-messages';
+export type { CarriedFeed, FeedPage, FeedRequest, ModelTextInput } from './feed-messages';
 export { beginTurnInProgress, carriedTurn, settleTurnCalls } from './turn-in-progress';
 export type { TurnInProgress } from './turn-in-progress';
 export { toolCallFinishedLateSignal } from './tool-call-finished-late';

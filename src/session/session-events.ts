@@ -77,6 +77,8 @@ export type SessionEvent =
       message: MessageRef;
       shown: ModelContextView;
     }
+  /** Text a streaming model call wrote so far (one batch of deltas from the worker; `seq` counts an attempt's batches from 1). */
+  | { type: 'model_text'; turn: number; attempt: number; seq: number; text: string }
   /** The model call ended without an answer: interrupted, or failed after its retries. */
   | { type: 'model_call_failed'; interrupted: boolean; error?: string }
   /** The model answered with text, but the rules do not let the run end yet: it is told why (`message`). */

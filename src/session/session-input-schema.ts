@@ -23,6 +23,7 @@ export const sessionLimitsSchema = z.strictObject({
   closeWhenIdle: z.boolean().optional(),
   maxUserMessageBytes: positiveInteger.describe('UTF-8 bytes').optional(),
   continueAsNewAtHistoryBytes: positiveInteger.describe('bytes').optional(),
+  feedWindowBytes: positiveInteger.describe('UTF-8 bytes').optional(),
   storeRetryIntervalMs: milliseconds.optional(),
 });
 

@@ -1,6 +1,7 @@
 import { Runtime, Worker } from '@temporalio/worker';
 import type { NativeConnection, WorkerOptions, WorkflowBundle } from '@temporalio/worker';
-import { createSessionActivities } from '../../activities';
+import { createModelTextFeed, createSessionActivities } from '../../activities';
+import type { ModelTextDelta } from '../../activities';
 import type { ModelAdapter } from '../models';
 import type { ToolHooks, AnyTool } from '../tools';
 import { ToolRegistry } from '../tools';
@@ -25,6 +26,17 @@ export interface CreateWorkerOptions {
   /** Where model API keys are read from. Defaults to `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
   hooks?: ToolHooks;
+  /**
+   * Called with each piece of a model's text as it arrives (a streamed call): for your own live
+   * views. It must not throw or block (a throw is logged and ignored).
+   */
+  onModelTextDelta?: (event: ModelTextDelta) => void;
+  /**
+   * Streamed model text in the sessions' live feeds (`text_delta` events): batched into one signal
+   * to the session per `intervalMs` of streaming (default 500), each one event and one workflow
+   * task in its history; text that arrives whole at the end of a call sends none. `false` turns it off.
+   */
+  feedText?: false | { intervalMs?: number };
   /**
    * Where sessions' conversations live: a `ContentStore`, or a spec for `openContentStore` (a
    * directory path or a `postgres://` URL). Defaults to `TOOLRAIL_CONTENT_STORE`, else the embedded
@@ -80,6 +92,8 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
       store,
       ...(options.env ? { env: options.env } : {}),
       ...(options.hooks ? { hooks: options.hooks } : {}),
+      ...(options.onModelTextDelta ? { onModelTextDelta: options.onModelTextDelta } : {}),
+      ...(options.feedText === false ? {} : { textFeed: createModelTextFeed(options.feedText ?? {}) }),
       ...(options.toolAbortGraceMs === undefined ? {} : { toolAbortGraceMs: options.toolAbortGraceMs }),
       ...(options.resultOffloadBytes === undefined ? {} : { resultOffloadBytes: options.resultOffloadBytes }),
     }),

@@ -1,5 +1,6 @@
 // A plain-Node ESM consumer of the installed package: defines a tool, starts the dev server, runs a
-// scripted session to its end and prints the session's rule state as one JSON line.
+// scripted session to its end while following its live feed, and prints the session's rule state
+// and the feed's event types as one JSON line.
 import { NativeConnection } from '@temporalio/worker';
 import { Client, Connection } from '@temporalio/client';
 import { z } from 'zod';
@@ -39,8 +40,10 @@ try {
       interactive: false,
       firstMessage: 'Where is ORD-1?',
     });
+    const feed = [];
+    for await (const event of session.events()) feed.push(event.type);
     const status = await session.result();
-    return { status, ruleState: await session.ruleState() };
+    return { status, ruleState: await session.ruleState(), feed };
   });
   console.log(JSON.stringify(result));
 } finally {

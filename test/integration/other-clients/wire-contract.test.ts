@@ -63,7 +63,7 @@ describe('the wire contract, as any client meets it', () => {
         'toolrail has no update named "approve_tool_call" (did you mean "approveToolCall"?); its updates: sendUserMessage, approveToolCall',
       );
       await expect(session.workflow.query('rule_state')).rejects.toThrow(
-        'toolrail has no query named "rule_state" (did you mean "ruleState"?); its queries: ruleState, transcript, status',
+        'toolrail has no query named "rule_state" (did you mean "ruleState"?); its queries: ruleState, transcript, status, feed',
       );
       const notices = entriesOf(
         await pollUntil(
@@ -73,8 +73,8 @@ describe('the wire contract, as any client meets it', () => {
         'notice',
       ).map(({ text }) => text);
       expect(notices).toEqual([
-        '[toolrail] ignored a signal: toolrail has no signal named "user_message" (did you mean "userMessage"?); its signals: userMessage, interrupt, endSession, toolCallFinishedLate',
-        '[toolrail] ignored a signal: "sendUserMessage" is an update, not a signal (toolrail\'s signals: userMessage, interrupt, endSession, toolCallFinishedLate)',
+        '[toolrail] ignored a signal: toolrail has no signal named "user_message" (did you mean "userMessage"?); its signals: userMessage, interrupt, endSession, toolCallFinishedLate, modelText',
+        '[toolrail] ignored a signal: "sendUserMessage" is an update, not a signal (toolrail\'s signals: userMessage, interrupt, endSession, toolCallFinishedLate, modelText)',
         '[toolrail] refused an update: toolrail has no update named "approve_tool_call" (did you mean "approveToolCall"?); its updates: sendUserMessage, approveToolCall',
       ]);
       const metadata = await session.workflow.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
