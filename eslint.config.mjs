@@ -40,7 +40,7 @@ const parts = {
   worker: { folder: 'src/worker', mayImport: ['activities', 'tools', 'models', 'store', 'tracing'] },
   client: {
     folder: 'src/client',
-    mayImport: ['kernel', 'workflows', 'rules', 'session', 'conversation', 'store', 'tracing'],
+    mayImport: ['kernel', 'workflows', 'rules', 'session', 'models', 'conversation', 'store', 'tracing'],
   },
   devserver: { folder: 'src/devserver', mayImport: ['kernel', 'session'] },
   cli: { folder: 'src/cli', mayImport: ['rules', 'rules-files', 'session', 'store', 'client', 'worker', 'devserver'] },

@@ -82,32 +82,39 @@ export type {
   GraphFormat,
 } from './rules';
 
-// Models and adapters.
+// Models: any AI SDK language model (LanguageModelV4), the built-in official providers, the scripted model.
 export {
-  createModelAdapter,
-  createOpenAIChatModel,
-  createAnthropicMessagesModel,
+  createModelResolver,
+  callLanguageModel,
+  parseModelSettings,
+  modelSettingsSchema,
+  toolArgumentsAsTextFetch,
   createScriptedModel,
   textResponse,
   toolCallResponse,
   parallelToolCallsResponse,
 } from './models';
 export type {
-  ModelAdapter,
-  ModelCallOptions,
+  LanguageModelV4,
+  LanguageModelRegistry,
+  WorkerModel,
+  WorkerModels,
   ModelRequest,
   ModelResponse,
+  ModelFinishReason,
+  ModelUsage,
   ModelSettings,
+  RegisteredModelSettings,
+  BuiltInModelSettings,
+  GenerationSettings,
   ModelProvider,
   ConversationMessage,
-  OpenAIChatModelOptions,
-  AnthropicMessagesModelOptions,
-  CreateModelAdapterOptions,
   ScriptStep,
   ScriptedModel,
   ScriptedModelOptions,
   ScriptedResponse,
 } from './models';
+export type { ModelTextDelta } from '../activities';
 
 // Where sessions' conversations live.
 export { openContentStore, DirectoryContentStore, PostgresContentStore, createExternalStorage } from './store';
@@ -117,7 +124,6 @@ export { readStoreIdentity } from './store';
 // Workers.
 export { createWorker } from './worker';
 export type { CreateWorkerOptions } from './worker';
-export type { ModelTextDelta } from '../activities';
 export { bundleSessionWorkflows } from './worker';
 export { workflowsPath } from './worker';
 export type { ToolrailWorkerModule } from './worker';
@@ -165,7 +171,7 @@ export { checkSessionInput, sessionStartInputSchema, sessionInputJsonSchema, Ses
 export type { InputProblem, SessionInputCheck } from './session';
 export { mergeRuleStatePages, sessionMessageNames } from './session';
 export type { PageRequest, PagedTranscriptEntry, RuleStatePage, TranscriptPage } from './session';
-export type { RunEndReason } from './session';
+export type { RunEndReason, SessionUsage, UsageTotals } from './session';
 export { StoreFailureType } from './session';
 export type { StoreProblem } from './session';
 export type {

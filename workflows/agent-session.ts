@@ -4,6 +4,7 @@ import type { CompiledRuleSet } from '../src/rules';
 import {
   beginTurnInProgress,
   carriedTurn,
+  emptyUsageTotals,
   freshCarriedState,
   initialStoreState,
   resolveSessionLimits,
@@ -55,7 +56,8 @@ export async function agentSession(input: SessionInput): Promise<SessionStatusVi
     if (error instanceof ApplicationFailure) session.emit({ type: 'session_ended', status: 'failed' });
     throw error;
   }
-  session.emit({ type: 'session_ended', status: 'completed' });
+  // A session whose last run ended in a model failure did not do what it was asked: it never shows `completed`.
+  session.emit({ type: 'session_ended', status: state.lastRunEnd === 'model_error' ? 'failed' : 'completed' });
   await condition(allHandlersFinished);
   return statusView(state);
 }
@@ -110,12 +112,12 @@ function createSessionState(
     turn: resumed && beginTurnInProgress(resumed),
     turnsThisExecution: 0,
     stepsThisExecution: 0,
+    usage: carried.usage ?? { session: emptyUsageTotals, run: emptyUsageTotals },
     status: 'idle',
     statusBeforeApproval: 'idle',
     lastRunEnd: null,
     lastTool: null,
     catalog: { version: '', tools: [], hiddenDeferredTools: [] },
-    unknownTools: [],
     pendingApprovals: new Map(),
     decisions: new Map(),
     running: new Map(),
@@ -208,6 +210,7 @@ function carriedState({ state, transcript, feed }: Session): CarriedSessionState
     runInProgress: state.run.inProgress,
     turnsInRun: state.run.turns,
     ...(turn === undefined ? {} : { turn: carriedTurn(turn) }),
+    usage: state.usage,
     ...(state.store.identity === undefined ? {} : { store: state.store.identity }),
   };
 }

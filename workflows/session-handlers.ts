@@ -156,6 +156,7 @@ export function installHandlers(session: Session): void {
         pendingApprovals: [...state.pendingApprovals.values()],
         runningCalls: [...state.running.values()],
         unavailableTools: unavailableTools(state),
+        usage: state.usage,
         ...(storeProblem === undefined ? {} : { storeProblem }),
       };
       return ruleStatePage(view, String(workflowInfo().historyLength), cursor, maxBytes);

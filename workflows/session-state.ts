@@ -1,8 +1,7 @@
 import { beginTurn, endRun, record, startRun } from '../src/rules';
 import type { CompiledRuleSet, RuleState } from '../src/rules';
 import { readRevealedTools } from '../src/dispatch';
-import type { ToolCatalog } from '../src/dispatch';
-import { appendToLog, beginTurnInProgress, foldStoreEvent, settleTurnCalls } from '../src/session';
+import { appendToLog, beginTurnInProgress, foldStoreEvent, foldUsage, settleTurnCalls } from '../src/session';
 import type {
   ConversationLog,
   DispatchedCall,
@@ -12,12 +11,13 @@ import type {
   RunEndReason,
   RunningCall,
   SessionCounters,
+  SessionCatalog,
   SessionEvent,
   SessionInput,
   SessionStatus,
   SessionStoreState,
+  SessionUsage,
   TurnInProgress,
-  UnknownToolName,
 } from '../src/session';
 
 /**
@@ -51,15 +51,16 @@ export interface SessionState {
   readonly turnsThisExecution: number;
   /** Model answers and batches completed in this workflow run: continue-as-new waits for one, so it never loops. */
   readonly stepsThisExecution: number;
+  /** Tokens the model calls reported: the session's and the current (or last) run's. */
+  readonly usage: SessionUsage;
 
   readonly status: SessionStatus;
   /** The status an approval wait interrupted, restored when it ends. */
   readonly statusBeforeApproval: SessionStatus;
   readonly lastRunEnd: RunEndReason | null;
   readonly lastTool: string | null;
-  readonly catalog: ToolCatalog;
-  /** Names in the session's `tools` that the worker's registry did not have at the latest catalog change. */
-  readonly unknownTools: readonly UnknownToolName[];
+  /** With the names in the session's `tools` the worker's registry did not have at the latest change. */
+  readonly catalog: SessionCatalog;
   readonly pendingApprovals: ReadonlyMap<string, PendingApproval>;
   /** Human decisions, by call id (a call put up for approval starts undecided). */
   readonly decisions: ReadonlyMap<string, { approved: boolean; reason?: string }>;
@@ -97,6 +98,7 @@ export function applyEvent(state: SessionState, event: SessionEvent): void {
       if (index >= 0) s.queuedMessages = s.queuedMessages.filter((_, at) => at !== index);
       counters.runs += 1;
       s.run = { inProgress: true, turns: 0 };
+      s.usage = foldUsage(s.usage, event);
       // The rules see the message's text when it is at hand, else its preview (a message queued across continue-as-new).
       const userMessage = typeof event.queued === 'string' ? event.queued : event.message.preview;
       s.ruleState = startRun(s.rules, s.ruleState, { userMessage });
@@ -118,13 +120,13 @@ export function applyEvent(state: SessionState, event: SessionEvent): void {
       return;
     case 'catalog_changed':
       s.catalog = event.catalog;
-      s.unknownTools = event.unknownTools ?? [];
       return;
     case 'model_call_started':
       s.status = 'thinking';
       return;
     case 'model_responded':
       s.stepsThisExecution += 1;
+      s.usage = foldUsage(s.usage, event);
       s.log = appendToLog(s.log, [event.message]);
       if (event.prepared.length > 0)
         s.turn = beginTurnInProgress({ turnIndex: s.turnIndex, remaining: event.prepared });
@@ -245,6 +247,4 @@ function writable<V>(map: ReadonlyMap<string, V>): Map<string, V> {
 }
 
 /** The names in this turn's catalog, in catalog order. */
-export function catalogNames(state: SessionState): string[] {
-  return state.catalog.tools.map((tool) => tool.name);
-}
+export const catalogNames = (state: SessionState): string[] => state.catalog.tools.map((tool) => tool.name);

@@ -59,8 +59,18 @@ export function transcriptView(carried: readonly TranscriptEntry[], carriedStart
           visible = event.visible;
           return;
         case 'model_responded': {
-          const { text, calls, message, shown } = event;
-          return note(state, { kind: 'model', ...(text ? { text } : {}), visible, calls, ref: message, shown });
+          const { text, calls, message, shown, finishReason, rawFinishReason, usage } = event;
+          return note(state, {
+            kind: 'model',
+            ...(text ? { text } : {}),
+            visible,
+            calls,
+            ref: message,
+            shown,
+            ...(finishReason === undefined ? {} : { finishReason }),
+            ...(rawFinishReason === undefined ? {} : { rawFinishReason }),
+            ...(usage === undefined ? {} : { usage }),
+          });
         }
         case 'end_refused':
         case 'notice':
@@ -123,23 +133,26 @@ const publishedAfter = new Set<SessionEventType>([
 const noticesShown = 3;
 
 /**
- * The session in the Temporal UI: its search attributes (upserted only when they changed) and a
- * Markdown summary as the workflow's current details (with the latest notices: a signal or update
- * toolrail does not know, a payload it dropped), brought up to date after each event that moves the
- * status and each notice. `publish` shows the state now (a workflow run's first look at it).
+ * The session in the Temporal UI: its search attributes (only those that changed are upserted, so
+ * each upsert stays small in history) and a Markdown summary as the workflow's current details
+ * (with the latest notices: a signal or update toolrail does not know, a payload it dropped),
+ * brought up to date after each event that moves the status and each notice. `publish` shows the
+ * state now (a workflow run's first look at it).
  */
 export function temporalUiView(): { onEvent: SessionView; publish: (state: SessionState) => void } {
-  let upserted: string | undefined;
+  const upserted = new Map<string, unknown>();
   const notices: string[] = [];
   // Current details are not a workflow command; search attributes are: only events that move the status upsert them.
   const publish = (state: SessionState, detailsOnly = false): void => {
-    const { status, lastTool, counters, lastRunEnd, run } = state;
+    const { status, lastTool, counters, lastRunEnd, run, usage } = state;
     const pendingApprovals = [...state.pendingApprovals.values()];
-    const values = { status, lastTool, blockedCalls: counters.blockedCalls, pendingApprovals: pendingApprovals.length };
-    const fingerprint = JSON.stringify(values);
-    if (!detailsOnly && upserted !== fingerprint) {
-      upsertSearchAttributes(sessionSearchAttributes(values));
-      upserted = fingerprint;
+    if (!detailsOnly) {
+      const attributes = sessionSearchAttributes({ status, lastTool, counters, pendingApprovals, usage });
+      const changed = attributes.filter(
+        ({ key, value }) => !upserted.has(key.name) || upserted.get(key.name) !== value,
+      );
+      if (changed.length > 0) upsertSearchAttributes(changed);
+      for (const { key, value } of changed) upserted.set(key.name, value);
     }
     const narrowed = (): NarrowResult => narrow(state.rules, state.ruleState, catalogNames(state));
     const storeProblem = currentStoreProblem(state);
@@ -162,7 +175,7 @@ export function temporalUiView(): { onEvent: SessionView; publish: (state: Sessi
 
 /** The answer of the `status` query, and the workflow's result: with the session's store, and why it waits for it. */
 export function statusView(state: SessionState): SessionStatusView {
-  const { status, lastRunEnd, lastTool, counters, queuedMessages, store } = state;
+  const { status, lastRunEnd, lastTool, counters, queuedMessages, usage, store } = state;
   const storeProblem = currentStoreProblem(state);
   return {
     status,
@@ -170,6 +183,7 @@ export function statusView(state: SessionState): SessionStatusView {
     lastTool,
     counters: { ...counters },
     queuedMessages: queuedMessages.length,
+    usage,
     ...(store.identity === undefined ? {} : { store: store.identity }),
     ...(storeProblem === undefined ? {} : { storeProblem }),
   };

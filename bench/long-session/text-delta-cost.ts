@@ -4,7 +4,7 @@ import { temporal } from '@temporalio/proto';
 import type { NativeConnection } from '@temporalio/worker';
 import { z } from 'zod';
 import { ToolrailClient } from '../../src/client/toolrail-client';
-import type { ModelAdapter } from '../../src/models';
+import type { LanguageModelV4, LanguageModelV4StreamPart } from '@ai-sdk/provider';
 import { openContentStore } from '../../src/store/open-content-store';
 import { defineTool } from '../../src/tools';
 import { createWorker } from '../../src/worker/create-worker';
@@ -62,7 +62,7 @@ export async function measureTextDeltaCost({
       namespace,
       taskQueue,
       tools: [readPage],
-      scriptedModels: { streaming: streamingModel() },
+      models: { streaming: { model: streamingModel(), stream: true } },
       contentStore: store,
       ...(feedText ? {} : { feedText: false as const }),
     });
@@ -71,7 +71,7 @@ export async function measureTextDeltaCost({
       const session = await toolrail.startSession({
         sessionId: taskQueue,
         rules: emptyRules(),
-        model: { provider: 'scripted', model: 'streaming' },
+        model: { id: 'streaming' },
         firstMessage: 'Read the pages.',
         interactive: false,
       });
@@ -88,23 +88,49 @@ export async function measureTextDeltaCost({
   }
 }
 
-/** A model that writes its text word by word (one every `wordMs`), then calls `read_page`, or answers on the last turn. */
-function streamingModel(): ModelAdapter {
+/** A model that streams its text word by word (one every `wordMs`), then calls `read_page`, or answers on the last turn. */
+function streamingModel(): LanguageModelV4 {
+  const usage = {
+    inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined },
+    outputTokens: { total: undefined, text: undefined, reasoning: undefined },
+  };
   return {
-    provider: 'scripted',
-    async complete({ turn }, { signal, onTextDelta }) {
-      for (let word = 0; word < words; word++) {
-        onTextDelta?.(`word${word} `);
-        await sleep(wordMs, undefined, { signal });
-      }
-      const text = Array.from({ length: words }, (_, word) => `word${word}`).join(' ');
-      return turn < turns - 1
-        ? {
-            text,
-            toolCalls: [{ id: `call_${turn}`, name: 'read_page', args: { page: turn } }],
-            stopReason: 'tool_calls',
+    specificationVersion: 'v4',
+    provider: 'bench',
+    modelId: 'streaming',
+    supportedUrls: {},
+    doGenerate: () => Promise.reject(new Error('the bench model only streams')),
+    doStream: ({ prompt, abortSignal }) => {
+      // The turn: how many times it answered before in this conversation.
+      const turn = prompt.filter((message) => message.role === 'assistant').length;
+      let word = 0;
+      const stream = new ReadableStream<LanguageModelV4StreamPart>({
+        async pull(controller) {
+          if (word === 0) controller.enqueue({ type: 'text-start', id: 't' });
+          if (word < words) {
+            controller.enqueue({ type: 'text-delta', id: 't', delta: `word${word} ` });
+            word += 1;
+            await sleep(wordMs, undefined, { signal: abortSignal });
+            return;
           }
-        : { text, toolCalls: [], stopReason: 'end' };
+          controller.enqueue({ type: 'text-end', id: 't' });
+          const last = turn >= turns - 1;
+          if (!last)
+            controller.enqueue({
+              type: 'tool-call',
+              toolCallId: `call_${turn}`,
+              toolName: 'read_page',
+              input: JSON.stringify({ page: turn }),
+            });
+          controller.enqueue({
+            type: 'finish',
+            finishReason: { unified: last ? 'stop' : 'tool-calls', raw: undefined },
+            usage,
+          });
+          controller.close();
+        },
+      });
+      return Promise.resolve({ stream });
     },
   };
 }

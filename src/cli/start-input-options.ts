@@ -23,8 +23,9 @@ export const startInputFlags = {
 /** Their help lines. */
 export const startInputFlagsHelp = `  --rules PATH          rules file or contract directory (repeatable; formats as in \`toolrail lint\`)
   --format F            ${ruleFormatChoices.join('|')} (default auto)
-  --model P:M           openai:MODEL, anthropic:MODEL or scripted:NAME (default $TOOLRAIL_MODEL)
-  --base-url URL        an OpenAI- or Anthropic-compatible server
+  --model P:M|ID        openai:MODEL (chat completions), openai-responses:MODEL, anthropic:MODEL,
+                        scripted:NAME, or the ID of a model the workers were given (default $TOOLRAIL_MODEL)
+  --base-url URL        an OpenAI- or Anthropic-compatible server (with PROVIDER:MODEL)
   --tools a,b,c         tools of the worker this session may use (default: all); rules are checked against them
   --system TEXT         system prompt
   --message TEXT        first user message (else the session waits for one)
@@ -57,9 +58,14 @@ export async function buildStartInput(
   const rules = readRulesOptions(command, values.rules, values.format);
   if (!rules.ok) return rules;
   const modelText = values.model ?? process.env.TOOLRAIL_MODEL;
-  const match = modelText ? /^(openai|anthropic|scripted):(.+)$/.exec(modelText) : null;
-  if (!match)
-    return fail(reportBadInput(`toolrail ${command}: give --model openai:MODEL, anthropic:MODEL or scripted:NAME`));
+  if (!modelText)
+    return fail(
+      reportBadInput(
+        `toolrail ${command}: give --model PROVIDER:MODEL (openai, openai-responses, anthropic, scripted) or a model ID`,
+      ),
+    );
+  const model = modelSettingsOf(modelText, values['base-url']);
+  if (typeof model === 'string') return fail(reportBadInput(`toolrail ${command}: ${model}`));
   const tools = values.tools
     ?.split(',')
     .map((tool) => tool.trim())
@@ -80,11 +86,7 @@ export async function buildStartInput(
   };
   const checked = checkSessionInput({
     rules: loaded.rules,
-    model: {
-      provider: match[1],
-      model: match[2],
-      ...(values['base-url'] ? { baseUrl: values['base-url'] } : {}),
-    },
+    model,
     ...(tools ? { tools } : {}),
     ...(values.system ? { systemPrompt: values.system } : {}),
     ...(values.message ? { firstMessage: values.message } : {}),
@@ -93,6 +95,20 @@ export async function buildStartInput(
   });
   if (!checked.ok) return fail(reportBadInput(`toolrail ${command}: ${refusedInputMessage(checked.problems)}`));
   return { ok: true, input: checked.input };
+}
+
+type ModelSettings = SessionInput['model'];
+type ModelProvider = Extract<ModelSettings, { provider: string }>['provider'];
+
+/** `--model` as model settings: a built-in `PROVIDER:MODEL` (with `--base-url`), else a model id; or what is wrong. */
+function modelSettingsOf(text: string, baseUrl: string | undefined): ModelSettings | string {
+  const match = /^(openai|openai-responses|anthropic|scripted):(.+)$/.exec(text);
+  if (match) {
+    const [, provider = '', model = ''] = match;
+    return { provider: provider as ModelProvider, model, ...(baseUrl ? { baseUrl } : {}) };
+  }
+  if (baseUrl) return `--base-url goes with --model PROVIDER:MODEL, not with a model id (${text})`;
+  return { id: text };
 }
 
 function fail(exitCode: number): { ok: false; exitCode: number } {

@@ -2,7 +2,15 @@ import { WithStartWorkflowOperation } from '@temporalio/client';
 import type { Client } from '@temporalio/client';
 import type { CompiledRuleSet } from '../rules';
 import type { SessionInput, SessionStatus } from '../session';
-import { SessionInputError, checkSessionInput, sendUserMessageUpdate, toolrailStatusKey } from '../session';
+import {
+  SessionInputError,
+  checkSessionInput,
+  modelLabel,
+  sendUserMessageUpdate,
+  toolrailStatusKey,
+  toolrailTotalTokensKey,
+} from '../session';
+import { ModelError, ModelErrorCode, parseModelSettings } from '../models';
 import { agentSession } from '../../workflows';
 import { SessionHandle } from './session-handle';
 import type { SentMessage } from './sent-message';
@@ -48,6 +56,8 @@ export interface SessionListing {
   /** Temporal's execution status, e.g. `RUNNING`, `COMPLETED`, `TERMINATED`. */
   workflowStatus: string;
   startTime: Date;
+  /** Input plus output tokens of the session's model calls so far (its `ToolrailTotalTokens`), when it set them. */
+  totalTokens: number | undefined;
 }
 
 /**
@@ -92,11 +102,13 @@ export class ToolrailClient {
 
   /**
    * Starts a session (a workflow) and returns its handle. The input is checked first, with the
-   * schema the workflow checks it with: a bad one throws a {@link SessionInputError} listing every
-   * problem, and nothing is started. A first message over 128 KiB is written to the content store
-   * first (when the client has it) and the session gets its reference.
+   * schema the workflow checks it with, and nothing starts when it is bad: model settings that do
+   * not validate throw a `ModelError` `CONFIGURATION` naming each problem; any other problem a
+   * {@link SessionInputError} listing every one. A first message over 128 KiB is written to the
+   * content store first (when the client has it) and the session gets its reference.
    */
   async startSession({ sessionId, taskQueue, ...options }: StartSessionOptions): Promise<SessionHandle> {
+    refuseInvalidModelSettings(options.model);
     const checked = checkSessionInput(options);
     if (!checked.ok) throw new SessionInputError(checked.problems);
     const input = checked.input;
@@ -117,7 +129,7 @@ export class ToolrailClient {
       workflowId,
       args: [args],
       typedSearchAttributes: [{ key: toolrailStatusKey, value: 'idle' }],
-      staticSummary: `toolrail session (${input.model.provider}:${input.model.model})`,
+      staticSummary: `toolrail session (${modelLabel(input.model)})`,
     });
     return new SessionHandle(handle, this.contentStore);
   }
@@ -137,7 +149,8 @@ export class ToolrailClient {
     ifEnded = 'reject',
     ...input
   }: SendOrStartOptions): Promise<{ session: SessionHandle; message: SentMessage }> {
-    // Checked as startSession checks it (a bad input throws SessionInputError), even when the session exists.
+    // Checked as startSession checks it, even when the session exists.
+    refuseInvalidModelSettings(input.model);
     const checked = checkSessionInput(input);
     if (!checked.ok) throw new SessionInputError(checked.problems);
     const startWorkflowOperation = new WithStartWorkflowOperation(agentSession, {
@@ -147,7 +160,7 @@ export class ToolrailClient {
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: ifEnded === 'start-new' ? 'ALLOW_DUPLICATE' : 'REJECT_DUPLICATE',
       typedSearchAttributes: [{ key: toolrailStatusKey, value: 'idle' }],
-      staticSummary: `toolrail session (${input.model.provider}:${input.model.model})`,
+      staticSummary: `toolrail session (${modelLabel(input.model)})`,
     });
     const sent = await this.temporal.workflow.executeUpdateWithStart(sendUserMessageUpdate, {
       args: [{ text }],
@@ -185,6 +198,7 @@ export class ToolrailClient {
               : 'failed',
         workflowStatus,
         startTime: execution.startTime,
+        totalTokens: execution.typedSearchAttributes.get(toolrailTotalTokensKey),
       });
       if (sessions.length >= limit) break;
     }
@@ -201,4 +215,11 @@ function statusFilter(status: SessionStatus | undefined): string {
     return ` AND (ExecutionStatus IN (${ended}) OR ToolrailStatus = 'failed')`;
   }
   return ` AND ExecutionStatus = 'Running' AND ToolrailStatus = '${status}'`;
+}
+
+/** Model settings that do not validate are refused before anything starts: a `ModelError` `CONFIGURATION` naming each problem. */
+function refuseInvalidModelSettings(model: SessionInput['model']): void {
+  const settings = parseModelSettings(model);
+  if (!settings.ok)
+    throw new ModelError({ code: ModelErrorCode.CONFIGURATION, message: settings.message, provider: 'model' });
 }

@@ -12,8 +12,19 @@ export {
   TOOL_RESULT_STORE_MARGIN_MS,
 } from './defaults';
 export type { JsonObject, JsonValue } from './json-value';
-export { modelSettingsSchema } from './model-settings';
-export type { ModelProvider, ModelSettings } from './model-settings';
+export {
+  builtInProviders,
+  modelSettingsSchema,
+  parseModelSettings,
+  toolrailProviderOptionsKey,
+} from './model-settings';
+export type {
+  BuiltInModelSettings,
+  GenerationSettings,
+  ModelProvider,
+  ModelSettings,
+  RegisteredModelSettings,
+} from './model-settings';
 export { nearestName, suggestName } from './nearest-name';
 export type { ProposedToolCall } from './proposed-tool-call';
 export type { ToolRetryPolicy } from './tool-retry-policy';

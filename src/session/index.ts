@@ -10,7 +10,11 @@ export type { PageRequest, PagedTranscriptEntry, RuleStatePage, TranscriptPage }
 export type { ConversationLog, ConversationSegment, MessageRef } from './conversation-log';
 export { undecodableEncoding } from './payload-converter';
 export { renderCurrentDetails } from './render-current-details';
-export { toolrailSearchAttributes, toolrailStatusKey } from './search-attributes';
+export { toolrailSearchAttributes, toolrailStatusKey, toolrailTotalTokensKey } from './search-attributes';
+export { addUsage, emptyUsageTotals, foldUsage, totalTokens } from './model-usage';
+export type { SessionUsage, UsageTotals } from './model-usage';
+export { modelFinishDetail, modelFinishOutcome, modelLabel } from './model-finish';
+export type { ModelFinishOutcome } from './model-finish';
 export type { SessionCounters } from './session-counters';
 export {
   freshCarriedState,
@@ -44,6 +48,7 @@ export {
 export type { SessionMessageKind } from './session-messages';
 export type { ApproveToolCallInput, InterruptInput, SentUserMessage, UserMessageInput } from './session-messages';
 export { sessionSearchAttributes } from './session-search-attributes';
+export type { SessionSearchSource } from './session-search-attributes';
 export { SessionStatus } from './session-status';
 export type { RunEndReason } from './session-status';
 export type {
@@ -66,6 +71,7 @@ export type {
   SessionEvent,
   SessionEventOf,
   SessionEventType,
+  SessionCatalog,
   UnknownToolName,
 } from './session-events';
 export { feedPreviewChars, feedValueBytes } from './feed-events';

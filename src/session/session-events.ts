@@ -3,6 +3,7 @@ import type { PreparedCall, ToolCatalog, ToolErrorOutcome, ToolOutcome } from '.
 import type { ConversationLog, MessageRef } from './conversation-log';
 import type { RunEndReason } from './session-status';
 import type { ModelContextView, PendingApproval } from './session-views';
+import type { ModelFinishReason, ModelUsage } from '../models';
 import type { StoreEvent } from './store-problem';
 
 /** A tool call's outcome, and its result message when the activity that ran it already stored it. */
@@ -23,6 +24,9 @@ export interface UnknownToolName {
   name: string;
   nearest?: string;
 }
+
+/** The worker's tool catalog for a session, with the names in the session's `tools` the worker does not have (when there are any). */
+export type SessionCatalog = ToolCatalog & { unknownTools?: UnknownToolName[] };
 
 /** How the approval of one call ended. */
 export type ApprovalDecision = 'approved' | 'denied' | 'timed_out' | 'interrupted';
@@ -61,14 +65,18 @@ export type SessionEvent =
   | { type: 'turn_started'; turn: number; resumed?: true }
   /**
    * The worker's tool catalog for this session changed (tools enabled, MCP servers, revealed
-   * deferred tools). `unknownTools`: names in the session's `tools` the worker does not have.
+   * deferred tools), or the names in the session's `tools` the worker does not have did.
    */
-  | { type: 'catalog_changed'; catalog: ToolCatalog; unknownTools?: UnknownToolName[] }
+  | { type: 'catalog_changed'; catalog: SessionCatalog }
   /** The rules narrowed the catalog: the tools the model is shown, and every hidden one with why. */
   | { type: 'tools_narrowed'; visible: string[]; hidden: { tool: string; reasons: Reason[] }[] }
   /** The model was asked, with this many tools. */
   | { type: 'model_call_started'; tools: number }
-  /** The model answered: its text (a preview), the calls it proposed (each prepared, or already an error), the stored response. */
+  /**
+   * The model answered: its text (a preview), the calls it proposed (each prepared, or already an
+   * error; none prepared when its finish reason stops them: cut off, refused, filtered, paused), the
+   * stored response, why it stopped and the tokens it used (absent in responses recorded before).
+   */
   | {
       type: 'model_responded';
       text?: string;
@@ -76,6 +84,9 @@ export type SessionEvent =
       prepared: (PreparedCall | ToolErrorOutcome)[];
       message: MessageRef;
       shown: ModelContextView;
+      finishReason?: ModelFinishReason;
+      rawFinishReason?: string;
+      usage?: ModelUsage;
     }
   /** Text a streaming model call wrote so far (one batch of deltas from the worker; `seq` counts an attempt's batches from 1). */
   | { type: 'model_text'; turn: number; attempt: number; seq: number; text: string }

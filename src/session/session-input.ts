@@ -6,6 +6,8 @@ import type { PreparedCall, ToolErrorOutcome } from '../dispatch';
 import { DEFAULT_MAX_TOOL_CONCURRENCY } from '../kernel';
 import type { SessionCounters } from './session-counters';
 import type { TranscriptEntry } from './session-views';
+import type { SessionUsage } from './model-usage';
+import { emptyUsageTotals } from './model-usage';
 import { defaultFeedWindowBytes } from './feed-messages';
 import type { CarriedFeed } from './feed-messages';
 import type { StoreIdentity } from '../store';
@@ -94,6 +96,8 @@ export interface CarriedSessionState {
   turnsInRun: number;
   /** The turn in progress, when the boundary fell between its model call and its last batch. */
   turn?: CarriedTurn;
+  /** Token totals of the session and of the run in progress (absent in states carried by earlier versions: zero). */
+  usage?: SessionUsage;
   /** The live feed's next offset and newest events (absent in runs continued by a version without a feed). */
   feed?: CarriedFeed;
   /** The identity of the session's content store, recorded when it started. */
@@ -124,6 +128,7 @@ export function freshCarriedState(ruleState: RuleState): CarriedSessionState {
     transcript: [],
     runInProgress: false,
     turnsInRun: 0,
+    usage: { session: emptyUsageTotals, run: emptyUsageTotals },
   };
 }
 

@@ -202,6 +202,10 @@ describe('the toolrail CLI', () => {
     expect(lines).toContain(
       `Counters: ${status.counters.turns} turns, ${status.counters.toolCalls} tool calls, 2 blocked, 1 runs`,
     );
+    // The scripted model reports no usage: the calls are counted, their tokens are zero.
+    const calls = `${status.usage.session.modelCalls} model calls`;
+    expect(status.usage.session.modelCalls).toBe(status.counters.turns);
+    expect(lines).toContain(`Tokens: session 0 in / 0 out, ${calls} · this run 0 in / 0 out, ${calls}`);
   });
 
   it('sessions: lists the session under its status only (the ToolrailStatus search attribute)', async () => {
@@ -219,9 +223,9 @@ describe('the toolrail CLI', () => {
 
     const table = await runCli(['sessions', '--status', 'awaiting_approval', ...connection()]);
     expect(table.code).toBe(0);
-    expect(table.stdout.split('\n')[0]).toMatch(/^SESSION +STATUS +WORKFLOW +STARTED +UI$/);
+    expect(table.stdout.split('\n')[0]).toMatch(/^SESSION +STATUS +WORKFLOW +STARTED +TOKENS +UI$/);
     expect(table.stdout).toMatch(
-      new RegExp(`^${escape(sessionId)} +awaiting_approval +RUNNING +\\S+ +${escape(sessionUrl(sessionId))}$`, 'm'),
+      new RegExp(`^${escape(sessionId)} +awaiting_approval +RUNNING +\\S+ +0 +${escape(sessionUrl(sessionId))}$`, 'm'),
     );
 
     const idle = await runCli(['sessions', '--status', 'idle', '--json', ...connection()]);

@@ -3,12 +3,12 @@ import { ExitCode } from '../cli-command';
 import { parseCommandArgs } from '../parse-command-args';
 import { buildStartInput, startInputFlags, startInputFlagsHelp } from '../start-input-options';
 
-const usage = `Usage: toolrail input --rules PATH [--rules PATH ...] --model PROVIDER:MODEL [options]
+const usage = `Usage: toolrail input --rules PATH [--rules PATH ...] --model PROVIDER:MODEL|ID [options]
 
 Prints a session's start input as JSON: the rules files loaded, checked and compiled, with the
 model and options. It is the one argument of the agentSession workflow, for any Temporal client:
 
-  toolrail input --rules rules.yaml --model openai:gpt-4.1-mini --message "Hi" > input.json
+  toolrail input --rules rules.yaml --model openai:gpt-5.4-mini --message "Hi" > input.json
   temporal workflow start --type agentSession --task-queue toolrail --input-file input.json
 
 Its JSON Schema is toolrail/session-input.schema.json; docs/wire.md has the rest of the contract.

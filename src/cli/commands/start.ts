@@ -6,7 +6,7 @@ import { parseCommandArgs } from '../parse-command-args';
 import { buildStartInput, startInputFlags, startInputFlagsHelp } from '../start-input-options';
 import { withClient } from '../with-client';
 
-const usage = `Usage: toolrail start --rules PATH [--rules PATH ...] --model PROVIDER:MODEL [options] [connection flags]
+const usage = `Usage: toolrail start --rules PATH [--rules PATH ...] --model PROVIDER:MODEL|ID [options] [connection flags]
 
 Loads and checks the rules, starts a session on the workers' task queue, and prints its id and
 its Temporal Web UI address. (\`toolrail input\` prints the same start input for other clients.)

@@ -145,7 +145,8 @@ describe('the live feed of a session', () => {
         const session = await client.startSession({
           sessionId: uniqueName('feed-text'),
           rules: noRules,
-          model: { provider: 'scripted', model: 'ops' },
+          // Streamed (`doStream`): the first word at once, the rest after the delay.
+          model: { provider: 'scripted', model: 'ops', stream: true },
           firstMessage: 'Think.',
         });
         const events: FeedEvent[] = [];

@@ -88,6 +88,10 @@ describe('rule-state pages', () => {
     pendingApprovals: [],
     runningCalls: [{ callId: 'c', toolName: 'a', interruptBehavior: 'cancel' }],
     unavailableTools: [{ toolName: 'b', reason: 'its MCP server is down' }],
+    usage: {
+      session: { modelCalls: 2, inputTokens: 900, outputTokens: 40, cachedInputTokens: 0, reasoningTokens: 0 },
+      run: { modelCalls: 1, inputTokens: 450, outputTokens: 20, cachedInputTokens: 0, reasoningTokens: 0 },
+    },
   };
 
   it('spread the lists over pages within the cap; merged, they are the whole view', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { initialRuleState } from '../../../src/rules';
 import {
+  emptyUsageTotals,
   freshCarriedState,
   maxCarriedFeedBytes,
   defaultFeedWindowBytes,
@@ -39,12 +40,12 @@ function freshState(queuedMessages: SessionState['queuedMessages'] = []): Sessio
     lastRunEnd: null,
     lastTool: null,
     catalog: { version: '', tools: [], hiddenDeferredTools: [] },
-    unknownTools: [],
     pendingApprovals: new Map(),
     decisions: new Map(),
     running: new Map(),
     interrupt: undefined,
     endRequested: false,
+    usage: { session: emptyUsageTotals, run: emptyUsageTotals },
     store: initialStoreState(undefined),
   };
 }
