@@ -17,6 +17,7 @@ import { emptyRules } from './dispatch/measure-on-server';
 import { followWholeFeed } from './long-session/follow-feed';
 import type { FollowedFeed } from './long-session/follow-feed';
 import { measureTextDeltaCost } from './long-session/text-delta-cost';
+import { recordFigures } from './bench-figures';
 
 /** One long-session workload: a first message, then `calls` model turns of one read-only call each. */
 interface Workload {
@@ -120,14 +121,33 @@ export async function runLongSessionBench(): Promise<void> {
     const client = new Client({ connection, namespace: server.namespace });
     process.stdout.write('\nlong sessions: the conversation by reference (embedded content store), local dev server\n');
     const on = { client, nativeConnection, namespace: server.namespace, directory };
-    const rows: [Workload, Measured, Measured][] = [];
-    for (const workload of workloads) {
+    // TOOLRAIL_BENCH_LONG_WORKLOADS=N runs the first N workloads only; TOOLRAIL_BENCH_FEED=off leaves
+    // out the runs with a feed subscriber and the cost of streamed text.
+    const count = Number(process.env['TOOLRAIL_BENCH_LONG_WORKLOADS'] ?? workloads.length);
+    const withFeed = process.env['TOOLRAIL_BENCH_FEED'] !== 'off';
+    const rows: [Workload, Measured, Measured | undefined][] = [];
+    for (const workload of workloads.slice(0, count)) {
       // Side by side: no subscriber, then one that follows the session's live feed from start to end.
-      rows.push([workload, await measure(workload, on, false), await measure(workload, on, true)]);
+      const off = await measure(workload, on, false);
+      rows.push([workload, off, withFeed ? await measure(workload, on, true) : undefined]);
+      const { outcome, runs, totalHistoryBytes, wallMs, late } = off;
+      recordFigures({
+        section: 'long-session',
+        workload: workload.label,
+        outcome,
+        runs,
+        totalHistoryBytes,
+        wallMs,
+        late,
+      });
     }
     printRows(rows.map(([workload, off]) => [workload, off]));
-    printFeedRows(rows);
-    await measureTextDeltaCost(on);
+    if (withFeed) {
+      printFeedRows(
+        rows.flatMap(([workload, off, followed]) => (followed ? [[workload, off, followed] as const] : [])),
+      );
+      await measureTextDeltaCost(on);
+    }
   } finally {
     await nativeConnection.close();
     await connection.close();

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ConversationMessage } from '../../../../src/models';
 import { loadWireFixture, type WireFixture, type WireServer } from '../../../helpers/wire-server';
 import { modelOverWire, type ModelOverWire } from './model-over-wire';
@@ -230,5 +230,27 @@ describe('Anthropic messages through @ai-sdk/anthropic (recorded responses)', ()
     controller.abort(new Error('interrupted by the user'));
     await expect(call).rejects.toMatchObject({ code: 'ABORTED' });
     await wire.server.heldConnectionClosed;
+  });
+
+  it('calls the demo’s model and one past its end of life without printing a warning', async () => {
+    const warn = vi.spyOn(console, 'warn');
+    const processWarnings: string[] = [];
+    const onWarning = (warning: Error): void => void processWarnings.push(warning.message);
+    process.on('warning', onWarning);
+    try {
+      for (const model of ['claude-sonnet-5-5', 'claude-sonnet-4-5']) {
+        const wire = await over('anthropic', [fixture('text-answer')], { model });
+        const { response } = await wire.call(ticketRequest({ tools: [] }));
+        expect(response.text).toContain('T-1042');
+        expect(wire.server.requests[0]?.body).toMatchObject({ model });
+        await wire.server.close();
+        server = undefined;
+      }
+      expect(warn).not.toHaveBeenCalled();
+      expect(processWarnings).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+      warn.mockRestore();
+    }
   });
 });

@@ -36,18 +36,19 @@ const providerOf: Record<WireApi, BuiltInModelSettings['provider']> = {
 };
 
 /**
- * Starts a wire server replaying `replies` and builds the model `{ provider, model: 'test-model',
- * baseUrl }` names for `api` (the official provider, no key in the environment), with `settings`.
+ * Starts a wire server replaying `replies` and builds the model `{ provider, model, baseUrl }` names
+ * for `api` (the official provider, no key in the environment; `model` defaults to `test-model`),
+ * with `settings`.
  */
 export async function modelOverWire(
   api: WireApi,
   replies: (WireFixture | typeof HOLD)[],
-  settings: GenerationSettings & { timeoutMs?: number } = {},
+  { model = 'test-model', ...settings }: GenerationSettings & { timeoutMs?: number; model?: string } = {},
 ): Promise<ModelOverWire> {
   const server = await startWireServer(replies);
   const provider = providerOf[api];
   const baseUrl = provider === 'anthropic' ? server.url : `${server.url}/v1`;
-  const resolved = createModelResolver({ env: {} })({ provider, model: 'test-model', baseUrl, ...settings });
+  const resolved = createModelResolver({ env: {} })({ provider, model, baseUrl, ...settings });
   const { contextBudgetBytes: _budget, stream: _stream, ...generation } = resolved.generation;
   const call: ModelOverWire['call'] = (request, options = {}) =>
     callLanguageModel({
