@@ -1,8 +1,7 @@
 import { record } from '../src/rules';
 import type { CompiledRuleSet, RuleState } from '../src/rules';
 import { readRevealedTools } from '../src/dispatch';
-import type { ToolCatalog } from '../src/dispatch';
-import type { DispatchedCall, SessionCounters, TurnInProgress } from '../src/session';
+import type { DispatchedCall, SessionCatalog, SessionCounters, TurnInProgress } from '../src/session';
 
 /** What recording a call changes of the session's state (`SessionState` has it all). */
 export interface RecordingState {
@@ -12,7 +11,7 @@ export interface RecordingState {
   counters: SessionCounters;
   lastTool: string | null;
   revealedTools: readonly string[];
-  catalog: ToolCatalog;
+  catalog: SessionCatalog;
 }
 
 /**

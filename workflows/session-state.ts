@@ -1,6 +1,5 @@
 import { beginTurn, endRun, startRun } from '../src/rules';
 import type { CompiledRuleSet, RuleState } from '../src/rules';
-import type { ToolCatalog } from '../src/dispatch';
 import { recordCall } from './record-call';
 import {
   appendToLog,
@@ -18,6 +17,7 @@ import type {
   RunEndReason,
   RunningCall,
   SessionCounters,
+  SessionCatalog,
   SessionEvent,
   SessionInput,
   SessionStatus,
@@ -63,7 +63,8 @@ export interface SessionState {
   readonly statusBeforeApproval: SessionStatus;
   readonly lastRunEnd: RunEndReason | null;
   readonly lastTool: string | null;
-  readonly catalog: ToolCatalog;
+  /** With the names in the session's `tools` the worker's registry did not have at the latest change. */
+  readonly catalog: SessionCatalog;
   readonly pendingApprovals: ReadonlyMap<string, PendingApproval>;
   /** Human decisions, by call id (a call put up for approval starts undecided). */
   readonly decisions: ReadonlyMap<string, { approved: boolean; reason?: string }>;

@@ -11,7 +11,7 @@ import {
 import { ReasonCode, checkEnd, narrow } from '../src/rules';
 import { toolResultMessage } from '../src/dispatch';
 import { modelFinishDetail, modelFinishOutcome } from '../src/session';
-import type { RunEndReason } from '../src/session';
+import type { RunEndReason, SessionCatalog } from '../src/session';
 import { previewOf } from '../src/kernel';
 import type { CallModelResult, CatalogChangedResult, SessionActivities } from '../activities';
 import { runBatch } from './batch';
@@ -60,7 +60,7 @@ export async function* runTurn(session: Session): AsyncGenerator<void, RunEnd> {
       session.emit({ type: 'model_call_started', tools: visible.length });
       result = await callModelInterruptibly(session, visible, attempt > 0);
       if (!('catalogChanged' in result)) break;
-      session.emit({ type: 'catalog_changed', catalog: result.catalogChanged });
+      changeCatalog(session, result.catalogChanged);
     }
     if ('interrupted' in result) {
       session.emit({ type: 'model_call_failed', interrupted: true });
@@ -168,7 +168,25 @@ async function refreshCatalog(session: Session): Promise<void> {
     revealed: [...revealedTools],
     ...(catalog.version ? { knownVersion: catalog.version } : {}),
   });
-  if (!('unchanged' in loaded)) session.emit({ type: 'catalog_changed', catalog: loaded });
+  if (!('unchanged' in loaded)) changeCatalog(session, loaded);
+}
+
+/** The session's catalog is now `catalog`; names in its `tools` the worker lacks are said when they change. */
+function changeCatalog(session: Session, catalog: SessionCatalog): void {
+  const before = session.state.catalog.unknownTools ?? [];
+  session.emit({ type: 'catalog_changed', catalog });
+  const unknownTools = catalog.unknownTools ?? [];
+  // A name in `tools` the worker lacks is said once, when the set of such names changes (it may come with a later worker).
+  if (
+    unknownTools.length > 0 &&
+    unknownTools.map(({ name }) => name).join() !== before.map(({ name }) => name).join()
+  ) {
+    const named = unknownTools.map(({ name, nearest }) =>
+      nearest ? `"${name}" (did you mean "${nearest}"?)` : `"${name}"`,
+    );
+    const text = `[toolrail] the session's tools name ${named.join(', ')}, which this worker does not have: the session goes on without ${unknownTools.length === 1 ? 'it' : 'them'}`;
+    session.emit({ type: 'notice', text });
+  }
 }
 
 /** The model call (input: `modelCallInput`) in a cancellation scope that an interrupt cancels; a failure comes back with its message. */
