@@ -7,7 +7,9 @@ import { ModelError, createModelAdapter, modelErrorToApplicationFailure } from '
 import { buildToolCatalog, executePreparedCall, prepareToolCall } from '../src/tools';
 import type { ToolHooks, ToolRegistry } from '../src/tools';
 import { buildModelMessages, resolveContextBudget, createConversationReader } from '../src/conversation';
+import type { PayloadCodec } from '@temporalio/common';
 import type { ContentStore } from '../src/store';
+import { encodedContent } from '../src/store';
 import type { ExecutedCall, SessionActivities } from './types';
 import { reportLateToolEnd } from './report-late-tool-end';
 import { readToolCallRecord, writeToolCallRecord } from './tool-call-record';
@@ -26,6 +28,14 @@ export interface SessionActivityDependencies {
   heartbeatIntervalMs?: number;
   /** Where the sessions' conversations live (see `openContentStore`). */
   store: ContentStore;
+  /**
+   * The worker's payload codecs: everything written to `store` (messages, segments, results,
+   * records) passes through them as the worker's Temporal payloads do. Read when content is written
+   * or read, so the worker may fill the array once it is created. None: stored as it is.
+   */
+  payloadCodecs?: readonly PayloadCodec[];
+  /** The worker's namespace, for the codecs' serialization context. Defaults to `default`. */
+  namespace?: string;
   /**
    * Tool results whose rendered text is larger than this are offloaded: the full text stays in the
    * content store and the model reads a preview with its reference. In UTF-8 bytes; defaults to
@@ -54,7 +64,11 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
   const { registry, offloadDirectory, hooks, store } = dependencies;
   const heartbeatIntervalMs = dependencies.heartbeatIntervalMs ?? 1_000;
   const resultOffloadBytes = dependencies.resultOffloadBytes ?? 262_144;
-  const conversation = createConversationReader(store);
+  const content = encodedContent(store, {
+    ...(dependencies.payloadCodecs ? { payloadCodecs: dependencies.payloadCodecs } : {}),
+    ...(dependencies.namespace ? { namespace: dependencies.namespace } : {}),
+  });
+  const conversation = createConversationReader(content);
   const adapters = new Map<string, ModelAdapter>();
   const adapterFor = (settings: ModelSettings): ModelAdapter => {
     const key = JSON.stringify(settings);
@@ -167,16 +181,13 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       // tool that did not stop is reported as such (its outcome says it may still apply its effect).
       if (context.cancellationSignal.aborted && !stillRunning) throw context.cancellationSignal.reason;
       if (shouldRetryToolOutcome({ outcome, prepared, attempt: context.info.attempt })) {
-        throw ApplicationFailure.retryable(
-          outcome.type === 'tool-error' ? outcome.message : 'retry',
-          outcome.type === 'tool-error' ? outcome.code : 'RETRY',
-        );
+        throw retryFailure(outcome, (dependencies.payloadCodecs?.length ?? 0) > 0);
       }
       const executed = await storeToolResult(sessionId, outcome, rulesReadOutput);
       // A call that runs once keeps a record of its outcome, so a completion the server never gets is not lost.
       if (isRecordedCall(prepared)) {
         try {
-          await writeToolCallRecord(store, { sessionId, turn, executed });
+          await writeToolCallRecord(content, { sessionId, turn, executed });
         } catch (error) {
           // The outcome still goes to the workflow; only its recovery after a lost completion is off.
           context.log.warn('could not record the outcome of a tool call', {
@@ -190,7 +201,7 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
     },
 
     async recoverToolCall({ sessionId, turn, callId }) {
-      return { executed: (await readToolCallRecord(store, { sessionId, turn, callId })) ?? null };
+      return { executed: (await readToolCallRecord(content, { sessionId, turn, callId })) ?? null };
     },
   };
 
@@ -225,6 +236,18 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       ? { outcome, message: ref }
       : { outcome: { ...outcome, output: previewOf(outputText, offloadPreviewChars) }, message: ref };
   }
+}
+
+/**
+ * The failure that makes Temporal retry a call. Temporal keeps a failure's message as it is (the
+ * last one lands in the history when the call completes, and the worker logs each), outside the
+ * payload codecs. So with codecs it says only the error code, not the tool's message, which may
+ * quote what the session holds; the attempt that ends the call reports its message in its result.
+ */
+function retryFailure(outcome: ToolOutcome, encoded: boolean): ApplicationFailure {
+  const type = outcome.type === 'tool-error' ? outcome.code : 'RETRY';
+  const message = outcome.type === 'tool-error' ? outcome.message : 'retry';
+  return ApplicationFailure.retryable(encoded ? `${type}: the tool failed; it is retried` : message, type);
 }
 
 /**

@@ -14,19 +14,20 @@ import { readTranscript, recordedTrace } from '../tracing';
 import type { ReadToolContent } from '../tracing';
 import type { agentSession } from '../../workflows';
 import { decodeMessage } from '../conversation';
-import type { ContentStore } from '../store';
+import type { EncodedContent } from '../store';
 
 /** A typed handle on one session (one workflow). */
 export class SessionHandle {
   /** The session id, which is the workflow id. */
   readonly sessionId: string;
   readonly workflow: WorkflowHandle<typeof agentSession>;
-  readonly #contentStore: ContentStore | undefined;
+  readonly #content: EncodedContent | undefined;
 
-  constructor(workflow: WorkflowHandle<typeof agentSession>, contentStore?: ContentStore) {
+  /** @param content The workers' content store through the client's payload codecs (see `encodedContent`). */
+  constructor(workflow: WorkflowHandle<typeof agentSession>, content?: EncodedContent) {
     this.workflow = workflow;
     this.sessionId = workflow.workflowId;
-    this.#contentStore = contentStore;
+    this.#content = content;
   }
 
   /**
@@ -70,10 +71,10 @@ export class SessionHandle {
   async transcript({ full = false }: { full?: boolean } = {}): Promise<TranscriptEntry[]> {
     const entries = await this.workflow.query(transcriptQuery);
     if (!full) return entries;
-    const store = this.#contentStore;
-    if (store === undefined)
+    const content = this.#content;
+    if (content === undefined)
       throw new Error('transcript({ full: true }) needs the content store: pass contentStore to the ToolrailClient');
-    return Promise.all(entries.map((entry) => withFullText(store, this.sessionId, entry)));
+    return Promise.all(entries.map((entry) => withFullText(content, this.sessionId, entry)));
   }
 
   /**
@@ -84,7 +85,7 @@ export class SessionHandle {
    */
   async exportTrace({ readToolContent }: { readToolContent?: ReadToolContent } = {}): Promise<Trace> {
     // Whole results from the content store when the client has it (rules may read a result's full output).
-    const full = this.#contentStore !== undefined;
+    const full = this.#content !== undefined;
     const [entries, state] = await Promise.all([this.transcript({ full }), this.ruleState()]);
     const catalog = [...state.rules.visible, ...state.rules.hidden.map(({ tool }) => tool)];
     const events = await readTranscript(entries, readToolContent);
@@ -108,9 +109,13 @@ export class SessionHandle {
 }
 
 /** The entry with its preview replaced by the whole text of the message it references. */
-async function withFullText(store: ContentStore, sessionId: string, entry: TranscriptEntry): Promise<TranscriptEntry> {
+async function withFullText(
+  content: EncodedContent,
+  sessionId: string,
+  entry: TranscriptEntry,
+): Promise<TranscriptEntry> {
   if (!('ref' in entry) || entry.ref === undefined) return entry;
-  const message = decodeMessage(await store.get(sessionId, entry.ref.key));
+  const message = decodeMessage(await content.get(sessionId, entry.ref.key));
   if (entry.kind === 'user' && message.role === 'user') return { ...entry, text: message.text };
   if (entry.kind === 'tool' && message.role === 'tool') return { ...entry, content: message.content };
   if (entry.kind === 'model' && message.role === 'assistant' && message.text !== undefined)

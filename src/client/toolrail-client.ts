@@ -4,7 +4,8 @@ import type { SessionInput, SessionStatus } from '../session';
 import { toolrailStatusKey } from '../session';
 import { agentSession } from '../../workflows';
 import { SessionHandle } from './session-handle';
-import type { ContentStore } from '../store';
+import type { ContentStore, EncodedContent } from '../store';
+import { encodedContent } from '../store';
 import { tracedClient } from '../tracing';
 import type { TracingOptions } from '../tracing';
 
@@ -42,9 +43,12 @@ export class ToolrailClient {
   readonly taskQueue: string;
   /** The content store the sessions' workers use, for full transcripts; see `openContentStore`. */
   readonly contentStore: ContentStore | undefined;
+  /** `contentStore` through the payload codecs of `client`'s data converter. */
+  readonly #content: EncodedContent | undefined;
 
   /**
-   * @param client A Temporal client.
+   * @param client A Temporal client. The payload codecs of its data converter also decode what the
+   *   client reads from the content store, as the workers' encode what they write.
    * @param taskQueue Task queue of the workers that run sessions. Defaults to `toolrail`.
    * @param contentStore The workers' content store, to read whole messages (`transcript({ full: true })`).
    * @param tracing OpenTelemetry spans of the client's calls (start, signal, query…), parents of the
@@ -64,6 +68,12 @@ export class ToolrailClient {
     this.temporal = tracing ? tracedClient(client, tracing) : client;
     this.taskQueue = taskQueue;
     this.contentStore = contentStore;
+    this.#content =
+      contentStore &&
+      encodedContent(contentStore, {
+        payloadCodecs: client.options.loadedDataConverter.payloadCodecs,
+        namespace: client.options.namespace,
+      });
   }
 
   /** Starts a session (a workflow) and returns its handle. */
@@ -76,12 +86,12 @@ export class ToolrailClient {
       typedSearchAttributes: [{ key: toolrailStatusKey, value: 'idle' }],
       staticSummary: `toolrail session (${input.model.provider}:${input.model.model})`,
     });
-    return new SessionHandle(handle, this.contentStore);
+    return new SessionHandle(handle, this.#content);
   }
 
   /** The handle of an existing session. */
   getSession(sessionId: string): SessionHandle {
-    return new SessionHandle(this.temporal.workflow.getHandle<typeof agentSession>(sessionId), this.contentStore);
+    return new SessionHandle(this.temporal.workflow.getHandle<typeof agentSession>(sessionId), this.#content);
   }
 
   /**

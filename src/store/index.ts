@@ -3,6 +3,8 @@ export { previewChars } from './content-ref';
 export type { ContentStore } from './content-store';
 export type { ContentStoreErrorCode } from './content-store-error';
 export { ContentStoreError } from './content-store-error';
+export type { EncodedContent, EncodedContentOptions } from './encoded-content';
+export { encodedContent } from './encoded-content';
 export { DirectoryContentStore, sessionDirectoryName } from './directory-content-store';
 export { contentRefOf, sha256Hex } from './hash-content';
 export { contentStoreEnv, defaultContentDirectory, openContentStore } from './open-content-store';

@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Worker } from '@temporalio/worker';
 import type { NativeConnection, WorkerOptions, WorkflowBundle } from '@temporalio/worker';
+import type { PayloadCodec } from '@temporalio/common';
 import { createSessionActivities } from '../../activities';
 import type { ModelAdapter } from '../models';
 import type { ToolHooks, AnyTool } from '../tools';
@@ -54,7 +55,10 @@ export interface CreateWorkerOptions {
   resultOffloadBytes?: number;
   /** Pre-bundled workflow code; by default toolrail's workflows are bundled once per process. */
   workflowBundle?: WorkflowBundle;
-  /** Any other Temporal worker option (tuning, interceptors, identity). */
+  /**
+   * Any other Temporal worker option (tuning, interceptors, identity). `dataConverter.payloadCodecs`
+   * (e.g. an encryption codec) also encode everything the worker writes to the content store.
+   */
   workerOptions?: Partial<Omit<WorkerOptions, 'connection' | 'namespace' | 'taskQueue' | 'activities'>>;
 }
 
@@ -71,11 +75,17 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
       : new Map(Object.entries((options.scriptedModels ?? {}) as Record<string, ModelAdapter>));
   const store =
     typeof options.contentStore === 'object' ? options.contentStore : openContentStore(options.contentStore);
+  const namespace = options.namespace ?? 'default';
+  // The worker's own payload codecs (its data converter's, plugins' included) also encode what the
+  // activities write to the content store; filled in once the worker has loaded them, before any task runs.
+  const payloadCodecs: PayloadCodec[] = [];
   const activities = {
     ...createSessionActivities({
       registry,
       scriptedModels,
       store,
+      payloadCodecs,
+      namespace,
       offloadDirectory: options.offloadDirectory ?? path.join(os.tmpdir(), 'toolrail-results'),
       ...(options.env ? { env: options.env } : {}),
       ...(options.hooks ? { hooks: options.hooks } : {}),
@@ -84,9 +94,9 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
     }),
   };
   const tracing = options.tracing ? workerTracingOptions(options.tracing) : undefined;
-  return Worker.create({
+  const worker = await Worker.create({
     connection: options.connection,
-    namespace: options.namespace ?? 'default',
+    namespace,
     taskQueue: options.taskQueue ?? 'toolrail',
     workflowBundle:
       options.workflowBundle ?? (await (tracing ? bundleTracedSessionWorkflows() : bundleSessionWorkflows())),
@@ -98,6 +108,9 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
     defaultHeartbeatThrottleInterval: '500 milliseconds',
     ...options.workerOptions,
     // Payloads over 256 KiB (a big first message, a big user message) travel as claims on the content store.
+    // Claims hold payloads the codecs already encoded: the driver stores them as they are.
     dataConverter: { ...options.workerOptions?.dataConverter, externalStorage: createExternalStorage(store) },
   });
+  payloadCodecs.push(...worker.options.loadedDataConverter.payloadCodecs);
+  return worker;
 }
