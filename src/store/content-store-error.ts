@@ -1,10 +1,6 @@
 /** Why a content store operation failed. */
 export type ContentStoreErrorCode =
-  | 'CONTENT_MISSING'
-  | 'CONTENT_CORRUPT'
-  | 'CONTENT_UNDECODABLE'
-  | 'STORE_UNAVAILABLE'
-  | 'INVALID_STORE';
+  'CONTENT_MISSING' | 'CONTENT_CORRUPT' | 'CONTENT_UNDECODABLE' | 'STORE_UNAVAILABLE' | 'INVALID_STORE';
 
 /** A content store failure naming the session, the key and the store, with what to do about it. */
 export class ContentStoreError extends Error {
@@ -48,7 +44,13 @@ export class ContentStoreError extends Error {
    * Content the payload codecs configured here cannot turn back into what was written: stored
    * without codecs while codecs are configured, or the other way round, or by other codecs.
    */
-  static undecodable(store: string, sessionId: string, key: string, reason: string, cause?: unknown): ContentStoreError {
+  static undecodable(
+    store: string,
+    sessionId: string,
+    key: string,
+    reason: string,
+    cause?: unknown,
+  ): ContentStoreError {
     return new ContentStoreError(
       'CONTENT_UNDECODABLE',
       `Content ${key} of session ${JSON.stringify(sessionId)} in ${store} cannot be read: ${reason}.`,

@@ -69,7 +69,9 @@ export function encodedContent(store: ContentStore, options: EncodedContentOptio
     for (const codec of codecs) payloads = await codec.encode(payloads, contextOf(sessionId));
     const [payload] = payloads;
     if (payload === undefined || payloads.length !== 1)
-      throw new Error(`a payload codec returned ${payloads.length} payloads for 1: codecs must keep the number of payloads`);
+      throw new Error(
+        `a payload codec returned ${payloads.length} payloads for 1: codecs must keep the number of payloads`,
+      );
     const body = temporal.api.common.v1.Payload.encode(payload).finish();
     const bytes = new Uint8Array(encodedPrefix.length + body.length);
     bytes.set(encodedPrefix);
