@@ -76,8 +76,13 @@ export class ToolrailClient {
       });
   }
 
-  /** Starts a session (a workflow) and returns its handle. */
+  /**
+   * Starts a session (a workflow) and returns its handle. Rejects, before anything reaches Temporal,
+   * a `model.baseUrl` that carries credentials (the input is kept in the workflow's history): API
+   * keys belong in the worker's environment (`model.apiKeyEnv`).
+   */
   async startSession({ sessionId, taskQueue, ...input }: StartSessionOptions): Promise<SessionHandle> {
+    refuseCredentialsInUrl(input.model.baseUrl);
     const workflowId = sessionId ?? `session-${crypto.randomUUID()}`;
     const handle = await this.temporal.workflow.start(agentSession, {
       taskQueue: taskQueue ?? this.taskQueue,
@@ -122,6 +127,16 @@ export class ToolrailClient {
     }
     return sessions;
   }
+}
+
+/** Throws when `baseUrl` holds a user name or password; the error does not repeat them. */
+function refuseCredentialsInUrl(baseUrl: string | undefined): void {
+  if (baseUrl === undefined || !URL.canParse(baseUrl)) return;
+  const url = new URL(baseUrl);
+  if (url.username === '' && url.password === '') return;
+  throw new Error(
+    `model.baseUrl must not carry credentials (${url.protocol}//***@${url.host}): the session input is stored in its history; give the API key to the worker in the environment variable named by model.apiKeyEnv`,
+  );
 }
 
 /** The list query's filter for one status (see {@link ToolrailClient.listSessions}). */
