@@ -44,14 +44,23 @@ describe('the packed package in a new project', () => {
     if (workDir !== undefined) rmSync(workDir, { recursive: true, force: true });
   });
 
-  it('runs a scripted session to its end from a plain-Node ESM script', async () => {
+  it('runs a scripted session to its end from a plain-Node ESM script, encrypted by its payload codec, and reads it with the CLI and the codec module', async () => {
     const stdout = await command(process.execPath, ['run-session.mjs'], app);
     const result = JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as {
       status: { status: string; counters: { toolCalls: number } };
       ruleState: { rules: { counts: { tool: string; count: number }[] } };
+      cli: { code: number; userText: string };
+      refused: { code: number; stderr: string };
+      storedItems: number;
+      plaintextInStore: boolean;
     };
     expect(result.status).toMatchObject({ status: 'completed', counters: { toolCalls: 1 } });
     expect(result.ruleState.rules.counts).toEqual([expect.objectContaining({ tool: 'look_up_order', count: 1 })]);
+    expect(result.cli).toEqual({ code: 0, userText: 'Where is ORD-1?' });
+    expect(result.refused.code).toBe(1);
+    expect(result.refused.stderr).toContain('--codec-module FILE or TOOLRAIL_CODEC_MODULE');
+    expect(result.storedItems).toBeGreaterThanOrEqual(4);
+    expect(result.plaintextInStore).toBe(false);
   });
 
   it('typechecks a TypeScript consumer against the shipped types', async () => {

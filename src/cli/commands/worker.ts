@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import type { LogLevel } from '@temporalio/worker';
 import { createWorker, readWorkerModule } from '../../worker';
@@ -9,6 +8,7 @@ import { connectionFlags, connectionFlagsHelp } from '../connection/connection-f
 import { resolveConnection } from '../connection/resolve-connection';
 import { loadCodecModule } from '../connection/load-codec-module';
 import { reportBadInput } from '../report-bad-input';
+import { importUserModule } from '../import-user-module';
 import { parseCommandArgs } from '../parse-command-args';
 
 const logLevels: readonly LogLevel[] = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'];
@@ -44,7 +44,7 @@ export const workerCommand: CliCommand = {
       return reportBadInput(`toolrail worker: --log-level must be one of ${logLevels.join(', ')}`);
     Runtime.install({ logger: new DefaultLogger(level as LogLevel) });
     const file = path.resolve(parsed.values.module);
-    const module = readWorkerModule(await import(pathToFileURL(file).href), file);
+    const module = readWorkerModule(await importUserModule(file), file);
     const payloadCodecs = await loadCodecModule(parsed.values['codec-module']);
     const settings = resolveConnection(parsed.values);
     const connection = await NativeConnection.connect({

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { PayloadCodec } from '@temporalio/common';
+import { importUserModule } from '../import-user-module';
 
 /** Environment variable naming the codec module when `--codec-module` is not given. */
 export const codecModuleEnv = 'TOOLRAIL_CODEC_MODULE';
@@ -26,7 +26,7 @@ export async function loadCodecModule(file: string | undefined): Promise<Payload
   const resolved = path.resolve(chosen);
   let loaded: unknown;
   try {
-    loaded = await import(pathToFileURL(resolved).href);
+    loaded = await importUserModule(resolved);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new CodecModuleError(`codec module ${resolved} could not be loaded: ${reason}`, { cause: error });
