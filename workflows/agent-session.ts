@@ -1,95 +1,192 @@
 import { ApplicationFailure, allHandlersFinished, condition, continueAsNew, workflowInfo } from '@temporalio/workflow';
+import { initialRuleState } from '../src/rules';
 import type { CompiledRuleSet } from '../src/rules';
-import { resolveSessionLimits } from '../src/session';
-import type { CarriedTurn, SessionInput, MessageRef, SessionStatusView } from '../src/session';
+import { beginTurnInProgress, carriedTurn, freshCarriedState, resolveSessionLimits } from '../src/session';
+import type { CarriedSessionState, ResolvedSessionLimits, SessionInput, SessionStatusView } from '../src/session';
 import { utf8ByteLength } from '../src/kernel';
-import {
-  beginRun,
-  carriedState,
-  continueAsNewDue,
-  createSessionState,
-  setStatus,
-  statusView,
-  storeMessages,
-} from './session-state';
-import type { SessionState } from './session-state';
+import { createSession, sealLogIfFull, storeMessages, storeQueuedMessages } from './session';
+
+import type { Session } from './session';
 import { installHandlers } from './session-handlers';
-import { runTurns } from './turn';
+import { sessionSpans } from './session-spans';
+import type { SessionState } from './session-state';
+import { statusView, temporalUiView, transcriptView } from './session-views';
+import { appendResults, runTurn } from './turn';
 
 /** Largest turn in progress that continue-as-new carries, in UTF-8 bytes of its JSON. */
 const maxCarriedTurnBytes = 131_072;
 
 /**
- * One agent session. Holds the rule state, takes user messages (signals), runs each message as a
- * run of turns (`turn.ts`: model call → rules → approvals → tool batches → record), answers queries
- * about its state, and continues as new when its history grows long. Ends after `endSession`, when
- * idle past `idleTimeoutMs`, or (with `closeWhenIdle`) when a run ends with nothing queued.
+ * One agent session. Holds the rule state, takes user messages (signals and updates), runs each
+ * message as a run of turns (`turn.ts`), answers queries about its state, and continues as new
+ * when its history grows long (here, and only here). Ends after `endSession`, when idle past
+ * `idleTimeoutMs`, or (with `closeWhenIdle`) when a run ends with nothing queued.
  */
 export async function agentSession(input: SessionInput): Promise<SessionStatusView> {
+  const session = openSession(input);
+  const { state } = session;
+  try {
+    if (state.run.inProgress) await runTurns(session);
+    for (;;) {
+      if (state.queuedMessages.length === 0) {
+        if (state.endRequested || (state.limits.closeWhenIdle && state.counters.runs > 0)) break;
+        const woke = await condition(
+          () => state.queuedMessages.length > 0 || state.endRequested,
+          state.limits.idleTimeoutMs,
+        );
+        if (!woke || state.queuedMessages.length === 0) break;
+      }
+      await continueAsNewIfDue(session);
+      await beginRun(session);
+      await runTurns(session);
+    }
+  } catch (error) {
+    // A failure the workflow raises itself (e.g. a misconfigured model) is shown as `failed` before it surfaces.
+    if (error instanceof ApplicationFailure) session.emit({ type: 'session_ended', status: 'failed' });
+    throw error;
+  }
+  session.emit({ type: 'session_ended', status: 'completed' });
+  await condition(allHandlersFinished);
+  return statusView(state);
+}
+
+/** The session of this workflow run: its state (fresh, or carried over), views, spans and handlers. */
+function openSession(input: SessionInput): Session {
   const limits = resolveSessionLimits(input.limits, input.rules.settings.maxTurnsPerRun, input.interactive);
   // The session's turn limit is the rule engine's: one limit, enforced (and explained) by the engine.
   const rules: CompiledRuleSet = {
     ...input.rules,
     settings: { ...input.rules.settings, maxTurnsPerRun: limits.maxTurnsPerRun },
   };
-  const state = createSessionState(workflowInfo().workflowId, { ...input, rules }, limits);
-  installHandlers(state);
-  if (input.carried === undefined && input.firstMessage !== undefined) state.queuedMessages.push(input.firstMessage);
+  const state = createSessionState(workflowInfo().workflowId, input, rules, limits);
+  const ui = temporalUiView();
+  const session = createSession(state, transcriptView(input.carried?.transcript ?? []), [ui.onEvent], sessionSpans());
+  installHandlers(session);
+  if (input.carried === undefined && input.firstMessage !== undefined)
+    session.emit({ type: 'message_received', text: input.firstMessage, via: 'start' });
+  if (!state.run.inProgress) ui.publish(state);
+  return session;
+}
 
-  try {
-    const continueIfDue = (turn?: CarriedTurn): Promise<void> => continueAsNewIfDue(state, turn);
-    if (state.run.inProgress) await runTurns(state, continueIfDue, input.carried?.turn);
-    for (;;) {
-      setStatus(state, 'idle');
-      if (state.queuedMessages.length === 0) {
-        if (state.endRequested || (limits.closeWhenIdle && state.counters.runs > 0)) break;
-        const woke = await condition(() => state.queuedMessages.length > 0 || state.endRequested, limits.idleTimeoutMs);
-        if (!woke || state.queuedMessages.length === 0) break;
-      }
-      await continueAsNewIfDue(state);
-      const next = state.queuedMessages.shift();
-      if (next !== undefined) await beginRun(state, next);
-      await runTurns(state, continueIfDue);
-    }
-  } catch (error) {
-    // A failure the workflow raises itself (e.g. a misconfigured model) is shown as `failed` before it surfaces.
-    if (error instanceof ApplicationFailure) setStatus(state, 'failed');
-    throw error;
-  }
-  setStatus(state, 'completed');
-  await condition(allHandlersFinished);
-  return statusView(state);
+/** The state of a new workflow run: fresh, or what continue-as-new carried. */
+function createSessionState(
+  sessionId: string,
+  input: SessionInput,
+  rules: CompiledRuleSet,
+  limits: ResolvedSessionLimits,
+): SessionState {
+  const carried = input.carried ?? freshCarriedState(initialRuleState(rules));
+  const resumed = carried.turn;
+  return {
+    sessionId,
+    input,
+    rules,
+    limits,
+    interactive: input.interactive ?? true,
+    ruleState: carried.ruleState,
+    log: carried.log,
+    queuedMessages: carried.queuedMessages,
+    revealedTools: carried.revealedTools,
+    counters: carried.counters,
+    run: { inProgress: carried.runInProgress, turns: carried.turnsInRun },
+    turnIndex: resumed?.turnIndex ?? carried.counters.turns,
+    turn: resumed && beginTurnInProgress(resumed),
+    turnsThisExecution: 0,
+    stepsThisExecution: 0,
+    status: 'idle',
+    statusBeforeApproval: 'idle',
+    lastRunEnd: null,
+    lastTool: null,
+    catalog: { version: '', tools: [], hiddenDeferredTools: [] },
+    pendingApprovals: new Map(),
+    decisions: new Map(),
+    running: new Map(),
+    interrupt: undefined,
+    endRequested: false,
+  };
+}
+
+/** Starts a run with the next queued user message: it is stored and joins the conversation, and the rules start a run. */
+async function beginRun(session: Session): Promise<void> {
+  const { state } = session;
+  const queued = state.queuedMessages[0];
+  if (queued === undefined) return;
+  const [message] =
+    typeof queued === 'string' ? await storeMessages(session, [{ role: 'user', text: queued }]) : [queued];
+  if (message === undefined) throw new Error('the content store returned no reference for the user message');
+  session.emit({ type: 'run_started', run: state.counters.runs + 1, queued, message });
+  await sealLogIfFull(session);
 }
 
 /**
- * Continue-as-new happens here: between runs, before each turn and between the batches of a turn,
- * when it is due (`continueAsNewDue`), once every handler has finished. Carries rule state, the
- * conversation's references, queue, counters, the run and the turn in progress (when its remaining
- * calls fit in 128 KiB; else the turn finishes in this run), so rules hold across the boundary
- * exactly as before. Never returns when it continues.
+ * The turns of one run, until it ends (an answer the rules accept, a terminal tool, the turn
+ * limit, no tool allowed, a model failure, an interrupt, or a new user message, which starts the
+ * next run). Before each turn and between the batches of one, the session may continue as new.
  */
-async function continueAsNewIfDue(state: SessionState, turn?: CarriedTurn): Promise<void> {
-  if (!continueAsNewDue(state)) return;
-  if (turn !== undefined && utf8ByteLength(JSON.stringify(turn)) > maxCarriedTurnBytes) return;
-  await condition(allHandlersFinished);
-  await storeQueuedMessages(state);
-  const { firstMessage: _firstMessage, ...input } = state.input;
-  // The caller's rule set, unchanged: the limit above is derived from it again in the next run.
-  const carried = { ...carriedState(state), ...(turn === undefined ? {} : { turn }) };
-  await continueAsNew<typeof agentSession>({ ...input, rules: state.input.rules, carried });
+async function runTurns(session: Session): Promise<void> {
+  const { state } = session;
+  for (;;) {
+    if (state.turn === undefined) {
+      if (state.run.turns > 0 && state.queuedMessages.length > 0)
+        return session.emit({ type: 'run_ended', reason: 'new_message' });
+      await continueAsNewIfDue(session);
+    }
+    const turn = runTurn(session);
+    let step = await turn.next();
+    while (step.done !== true) {
+      await continueAsNewIfDue(session);
+      step = await turn.next();
+    }
+    const end = step.value;
+    if (end !== undefined) return session.emit({ type: 'run_ended', ...end });
+  }
 }
 
-/** Stores the queued messages that are still inline text, so continue-as-new carries references only. */
-async function storeQueuedMessages(state: SessionState): Promise<void> {
-  for (;;) {
-    const inline = state.queuedMessages.filter((queued): queued is string => typeof queued === 'string');
-    if (inline.length === 0) return;
-    const refs = await storeMessages(
-      state,
-      inline.map((text) => ({ role: 'user', text })),
-    );
-    // Messages that arrived while these were stored stay inline for the next round.
-    const refOf = (text: string): MessageRef | string => refs[inline.indexOf(text)] ?? text;
-    state.queuedMessages = state.queuedMessages.map((queued) => (typeof queued === 'string' ? refOf(queued) : queued));
-  }
+/**
+ * Continue-as-new happens here, and only here: before a run, before each turn and between the
+ * batches of a turn, when it is due (`continueAsNewDue`), once every handler has finished. Carries
+ * the rule state, the conversation's references, the queue (stored first), counters, the latest
+ * transcript, the run and the turn in progress (when its remaining calls fit in 128 KiB; else the
+ * turn finishes in this run), so rules hold across the boundary exactly as before. Never returns
+ * when it continues.
+ */
+async function continueAsNewIfDue(session: Session): Promise<void> {
+  const { state } = session;
+  if (!continueAsNewDue(state)) return;
+  // The results settled so far join the conversation first: the next run carries only the calls to come.
+  await appendResults(session);
+  const turn = state.turn;
+  if (turn !== undefined && utf8ByteLength(JSON.stringify(carriedTurn(turn))) > maxCarriedTurnBytes) return;
+  await condition(allHandlersFinished);
+  await storeQueuedMessages(session);
+  session.emit({ type: 'continued_as_new' });
+  const { firstMessage: _firstMessage, carried: _carried, ...next } = state.input;
+  // The caller's rule set, unchanged: the limit above is derived from it again in the next run.
+  await continueAsNew<typeof agentSession>({ ...next, carried: carriedState(state, session.transcript.carried()) });
+}
+
+/** Whether to continue as new now: the server suggests it, or a limit passed; after progress (never a loop), with nothing running or waiting. */
+function continueAsNewDue(state: SessionState): boolean {
+  const { continueAsNewSuggested, historySize } = workflowInfo();
+  const due =
+    continueAsNewSuggested ||
+    historySize >= state.limits.continueAsNewAtHistoryBytes ||
+    state.turnsThisExecution >= state.limits.continueAsNewAfterTurns;
+  return due && state.stepsThisExecution > 0 && state.pendingApprovals.size === 0 && state.running.size === 0;
+}
+
+/** What continue-as-new carries into the next run, so rules hold exactly as before. */
+function carriedState(state: SessionState, transcript: CarriedSessionState['transcript']): CarriedSessionState {
+  const { turn } = state;
+  return {
+    ruleState: state.ruleState,
+    log: state.log,
+    queuedMessages: [...state.queuedMessages],
+    revealedTools: [...state.revealedTools],
+    counters: { ...state.counters, continuedAsNew: state.counters.continuedAsNew + 1 },
+    transcript,
+    runInProgress: state.run.inProgress,
+    turnsInRun: state.run.turns,
+    ...(turn === undefined ? {} : { turn: carriedTurn(turn) }),
+  };
 }

@@ -2,7 +2,6 @@ import { log, setHandler } from '@temporalio/workflow';
 import { describeRuleState } from '../src/rules';
 import { utf8ByteLength } from '../src/kernel';
 import {
-  approveToolCallUpdate,
   endSessionSignal,
   interruptSignal,
   ruleStateQuery,
@@ -13,24 +12,27 @@ import {
   undecodableEncoding,
   toolCallFinishedLateSignal,
 } from '../src/session';
-import type { ApproveToolCallInput, UserMessageInput } from '../src/session';
-import { catalogNames, note, statusView } from './session-state';
+import type { UserMessageInput } from '../src/session';
+import { installApprovals } from './batch';
+import type { Session } from './session';
 import type { SessionState } from './session-state';
+import { catalogNames } from './session-state';
+import { statusView } from './session-views';
 
 /**
  * Acts on a user interrupt at once: cancels the model call in flight and every running call whose
  * `interruptBehavior` is `cancel` (`block` calls finish), and queues the interrupt's message to
- * start the next run. The turn sees `state.interrupt` and ends the run.
+ * start the next run. The turn sees the interrupt in the state and ends the run.
  */
-export function interruptRun(state: SessionState, request: { message?: string }): void {
-  if (request.message !== undefined) state.queuedMessages.unshift(request.message);
+export function interruptRun(session: Session, request: { message?: string }): void {
+  const { state, scopes } = session;
+  session.emit({ type: 'interrupt_received', ...request });
   if (!state.run.inProgress) return;
-  state.interrupt = request;
-  state.modelScope?.cancel();
-  for (const call of state.running.values()) {
-    if (call.prepared.interruptBehavior === 'cancel') {
-      call.interrupted = true;
-      call.scope.cancel();
+  scopes.model?.cancel();
+  for (const [callId, running] of scopes.calls) {
+    if (state.running.get(callId)?.interruptBehavior === 'cancel') {
+      running.interrupted = true;
+      running.scope.cancel();
     }
   }
 }
@@ -38,22 +40,24 @@ export function interruptRun(state: SessionState, request: { message?: string })
 /**
  * Signals, updates and queries. Signals never throw: a malformed payload is dropped with a notice.
  * Update validators refuse bad input before anything is written to history. Queries change nothing.
+ * Approvals are in `batch.ts`, with the wait for them.
  */
-export function installHandlers(state: SessionState): void {
+export function installHandlers(session: Session): void {
+  const { state } = session;
   setHandler(
     userMessageSignal,
     (input) => {
-      if (dropUndecodable(state, 'userMessage', input)) return;
+      if (dropUndecodable(session, 'userMessage', input)) return;
       const problem = messageProblem(state, input?.text);
-      if (problem === undefined) state.queuedMessages.push(input.text);
-      else warnWithNotice(state, `dropped a userMessage signal: ${problem}`);
+      if (problem === undefined) session.emit({ type: 'message_received', text: input.text, via: 'signal' });
+      else warnWithNotice(session, `dropped a userMessage signal: ${problem}`);
     },
     { description: 'A user message. Starts a run, or waits for running tools and then starts the next run.' },
   );
   setHandler(
     sendUserMessageUpdate,
     ({ text }) => {
-      state.queuedMessages.push(text);
+      session.emit({ type: 'message_received', text, via: 'update' });
       return { queuedBefore: state.queuedMessages.length - 1 };
     },
     {
@@ -70,14 +74,17 @@ export function installHandlers(state: SessionState): void {
   setHandler(
     interruptSignal,
     (input) => {
-      if (dropUndecodable(state, 'interrupt', input)) return;
+      if (dropUndecodable(session, 'interrupt', input)) return;
       if (!isInterruptInput(input)) {
-        return warnWithNotice(state, 'dropped a malformed interrupt signal (expected nothing or { message?: string })');
+        return warnWithNotice(
+          session,
+          'dropped a malformed interrupt signal (expected nothing or { message?: string })',
+        );
       }
       const message = input?.message;
       const problem = message === undefined ? undefined : messageProblem(state, message);
-      if (problem !== undefined) return warnWithNotice(state, `dropped an interrupt signal: ${problem}`);
-      interruptRun(state, message === undefined ? {} : { message });
+      if (problem !== undefined) return warnWithNotice(session, `dropped an interrupt signal: ${problem}`);
+      interruptRun(session, message === undefined ? {} : { message });
     },
     {
       description:
@@ -87,12 +94,12 @@ export function installHandlers(state: SessionState): void {
   setHandler(
     toolCallFinishedLateSignal,
     (input) => {
-      if (dropUndecodable(state, 'toolCallFinishedLate', input)) return;
+      if (dropUndecodable(session, 'toolCallFinishedLate', input)) return;
       if (typeof input?.callId !== 'string' || typeof input.toolName !== 'string') return;
       const call = `${input.toolName} call ${input.callId}`;
       const ended = input.outcome === 'completed' ? 'completed' : 'failed';
       warnWithNotice(
-        state,
+        session,
         input.outcome === 'still-running'
           ? `${call} did not stop: it was still running when the session moved on and may still apply its effect`
           : `${call} finished late, after the session moved on (${ended}): ${String(input.summary ?? '')}`,
@@ -100,42 +107,23 @@ export function installHandlers(state: SessionState): void {
     },
     { description: 'From the worker: a tool that ignored its abort signal is still running, or finished late.' },
   );
-  setHandler(
-    endSessionSignal,
-    () => {
-      state.endRequested = true;
-    },
-    { description: 'Ends the session once the current run is over.' },
-  );
-  setHandler(
-    approveToolCallUpdate,
-    ({ callId, approved, reason }) => {
-      state.decisions.set(callId, { approved, ...(reason === undefined ? {} : { reason }) });
-      state.pendingApprovals.delete(callId);
-      return { callId, decision: approved ? 'approved' : 'denied' };
-    },
-    {
-      validator: (input: ApproveToolCallInput) => validateApproval(state, input),
-      description: 'Approves or denies a tool call that waits for a human: { callId, approved, reason? }.',
-    },
-  );
+  setHandler(endSessionSignal, () => session.emit({ type: 'end_requested' }), {
+    description: 'Ends the session once the current run is over.',
+  });
+  installApprovals(session);
   setHandler(
     ruleStateQuery,
     () => ({
       rules: describeRuleState(state.rules, state.ruleState, catalogNames(state)),
       pendingApprovals: [...state.pendingApprovals.values()],
-      runningCalls: [...state.running.values()].map(({ prepared }) => ({
-        callId: prepared.callId,
-        toolName: prepared.toolName,
-        interruptBehavior: prepared.interruptBehavior,
-      })),
+      runningCalls: [...state.running.values()],
     }),
     {
       description:
         'Rule state: visible tools, every hidden tool with its reasons, sequence positions, forbidden tools, counts, pending approvals and running calls.',
     },
   );
-  setHandler(transcriptQuery, () => state.transcript, {
+  setHandler(transcriptQuery, () => session.transcript.entries(), {
     description:
       'The session turn by turn: user messages, visible tools, proposed calls, verdicts with reasons, approvals and tool results.',
   });
@@ -156,38 +144,19 @@ function messageProblem(state: SessionState, text: unknown): string | undefined 
   return undefined;
 }
 
-/** Rejects (before anything is written to history) approvals of unknown, decided or malformed calls. */
-function validateApproval(state: SessionState, input: ApproveToolCallInput): void {
-  const encoding = undecodableEncoding(input);
-  if (encoding !== undefined)
-    throw new TypeError(`approveToolCall payload could not be decoded (encoding ${encoding})`);
-  if (typeof input !== 'object' || input === null)
-    throw new TypeError('approveToolCall needs { callId, approved, reason? }');
-  if (typeof input.callId !== 'string' || input.callId === '') throw new TypeError('callId must be a non-empty string');
-  if (typeof input.approved !== 'boolean') throw new TypeError('approved must be true or false');
-  if (input.reason !== undefined && typeof input.reason !== 'string') throw new TypeError('reason must be a string');
-  if (state.decisions.has(input.callId)) throw new Error(`call ${input.callId} was already decided`);
-  if (!state.pendingApprovals.has(input.callId)) {
-    const known = [...state.pendingApprovals.keys()];
-    throw new Error(
-      `no call ${input.callId} waits for approval${known.length ? `; waiting: ${known.join(', ')}` : ' (none waits now)'}`,
-    );
-  }
-}
-
 /** Drops a signal whose payload could not be decoded, with a worker log line and a transcript notice. */
-function dropUndecodable(state: SessionState, signal: string, input: unknown): boolean {
+function dropUndecodable(session: Session, signal: string, input: unknown): boolean {
   const encoding = undecodableEncoding(input);
   if (encoding === undefined) return false;
-  warnWithNotice(state, `dropped a ${signal} signal whose payload could not be decoded (encoding ${encoding})`);
+  warnWithNotice(session, `dropped a ${signal} signal whose payload could not be decoded (encoding ${encoding})`);
   return true;
 }
 
 /** Says in the worker's log and in the transcript what the session did with an input it could not take. */
-function warnWithNotice(state: SessionState, what: string): void {
+function warnWithNotice(session: Session, what: string): void {
   const text = `[toolrail] ${what}`;
   log.warn(text);
-  note(state, { kind: 'notice', text });
+  session.emit({ type: 'notice', text });
 }
 
 /** `interrupt` takes nothing, or `{ message?: string }`. */

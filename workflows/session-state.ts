@@ -1,250 +1,237 @@
-import { proxyLocalActivities, setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
-import type { CancellationScope } from '@temporalio/workflow';
-import { endRun as endRuleRun, initialRuleState, narrow, record, startRun } from '../src/rules';
-import type { CompiledRuleSet, NarrowResult, RuleState } from '../src/rules';
+import { beginTurn, endRun, record, startRun } from '../src/rules';
+import type { CompiledRuleSet, RuleState } from '../src/rules';
 import { readRevealedTools } from '../src/dispatch';
-import type { PreparedCall, ToolCatalog, ToolOutcome } from '../src/dispatch';
-import {
-  appendToLog,
-  segmentEntries,
-  sessionSearchAttributes,
-  freshCarriedState,
-  maxCarriedTranscriptEntries,
-  maxTranscriptEntries,
-  renderCurrentDetails,
-} from '../src/session';
+import type { ToolCatalog } from '../src/dispatch';
+import { appendToLog, beginTurnInProgress, settleTurnCalls } from '../src/session';
 import type {
   ConversationLog,
+  DispatchedCall,
   MessageRef,
-  CarriedSessionState,
-  ResolvedSessionLimits,
-  SessionCounters,
-  SessionInput,
-  RunEndReason,
-  SessionStatus,
   PendingApproval,
-  SessionStatusView,
-  TranscriptEntry,
-  TranscriptNote,
+  ResolvedSessionLimits,
+  RunEndReason,
+  RunningCall,
+  SessionCounters,
+  SessionEvent,
+  SessionInput,
+  SessionStatus,
+  TurnInProgress,
 } from '../src/session';
-import type { ConversationMessage } from '../src/models';
-import type { SessionActivities } from '../activities';
-
-/** A call whose activity runs now, with the scope that cancels it. */
-export interface RunningCall {
-  prepared: PreparedCall;
-  scope: CancellationScope;
-  /** Set when the user's interrupt cancelled it (as opposed to a failing sibling). */
-  interrupted: boolean;
-}
 
 /**
- * Everything one workflow run holds: what continue-as-new carries (rule state, conversation, queue,
- * counters, transcript, the run in progress) and what lives only in this run (status, catalog,
- * approvals, running calls, an interrupt). Plain data: only the transitions below change the status.
+ * Everything one workflow run of a session holds, as data: what continue-as-new carries (rule
+ * state, conversation, queue, counters, the run and turn in progress) and what lives only in this
+ * run (status, catalog, approvals, running calls, an interrupt). Read it anywhere; only
+ * {@link applyEvent} changes it.
  */
 export interface SessionState {
   readonly sessionId: string;
   readonly input: SessionInput;
+  /** The caller's rules, with the session's turn limit. */
   readonly rules: CompiledRuleSet;
   readonly limits: ResolvedSessionLimits;
   readonly interactive: boolean;
 
-  ruleState: RuleState;
+  readonly ruleState: RuleState;
   /** The conversation by reference: its messages live in the content store. */
-  log: ConversationLog;
+  readonly log: ConversationLog;
   /** Messages waiting for their run, oldest first: text as it arrived, or already stored. */
-  queuedMessages: (string | MessageRef)[];
-  revealedTools: string[];
-  readonly counters: SessionCounters;
-  readonly transcript: TranscriptEntry[];
+  readonly queuedMessages: readonly (string | MessageRef)[];
+  readonly revealedTools: readonly string[];
+  readonly counters: Readonly<SessionCounters>;
   /** Whether a run is in progress, and how many model calls it took. */
-  run: { inProgress: boolean; turns: number };
+  readonly run: { readonly inProgress: boolean; readonly turns: number };
   /** 0-based index of the current turn (or of the next one, between turns): the model request's `turn`. */
-  turnIndex: number;
-  /** Turns taken in this workflow run (continue-as-new resets it). */
-  turnsThisExecution: number;
-  /** Model calls and batches completed in this workflow run: continue-as-new waits for one, so it never loops. */
-  stepsThisExecution: number;
+  readonly turnIndex: number;
+  /** The model response being dispatched, if any. */
+  readonly turn: TurnInProgress | undefined;
+  /** Turns begun in this workflow run (continue-as-new resets it). */
+  readonly turnsThisExecution: number;
+  /** Model answers and batches completed in this workflow run: continue-as-new waits for one, so it never loops. */
+  readonly stepsThisExecution: number;
 
-  /** Read it freely; change it only through {@link setStatus}. */
   readonly status: SessionStatus;
-  lastRunEnd: RunEndReason | null;
-  lastTool: string | null;
-  catalog: ToolCatalog;
-  readonly pendingApprovals: Map<string, PendingApproval>;
+  /** The status an approval wait interrupted, restored when it ends. */
+  readonly statusBeforeApproval: SessionStatus;
+  readonly lastRunEnd: RunEndReason | null;
+  readonly lastTool: string | null;
+  readonly catalog: ToolCatalog;
+  readonly pendingApprovals: ReadonlyMap<string, PendingApproval>;
   /** Human decisions, by call id (a call put up for approval starts undecided). */
-  readonly decisions: Map<string, { approved: boolean; reason?: string }>;
-  readonly running: Map<string, RunningCall>;
-  modelScope: CancellationScope | undefined;
+  readonly decisions: ReadonlyMap<string, { approved: boolean; reason?: string }>;
+  readonly running: ReadonlyMap<string, RunningCall>;
   /** A pending interrupt, until the run has acted on it. */
-  interrupt: { message?: string } | undefined;
-  endRequested: boolean;
+  readonly interrupt: { message?: string } | undefined;
+  readonly endRequested: boolean;
 }
 
-/** The state of a new workflow run: fresh, or what continue-as-new carried. */
-export function createSessionState(
-  sessionId: string,
-  input: SessionInput,
-  limits: ResolvedSessionLimits,
-): SessionState {
-  const carried = input.carried ?? freshCarriedState(initialRuleState(input.rules));
-  return {
-    sessionId,
-    input,
-    rules: input.rules,
-    limits,
-    interactive: input.interactive ?? true,
-    ruleState: carried.ruleState,
-    log: carried.log,
-    queuedMessages: carried.queuedMessages,
-    revealedTools: carried.revealedTools,
-    counters: carried.counters,
-    transcript: carried.transcript,
-    run: { inProgress: carried.runInProgress, turns: carried.turnsInRun },
-    turnIndex: carried.counters.turns,
-    turnsThisExecution: 0,
-    stepsThisExecution: 0,
-    status: 'idle',
-    lastRunEnd: null,
-    lastTool: null,
-    catalog: { version: '', tools: [], hiddenDeferredTools: [] },
-    pendingApprovals: new Map(),
-    decisions: new Map(),
-    running: new Map(),
-    modelScope: undefined,
-    interrupt: undefined,
-    endRequested: false,
-  };
-}
-
-/** The one place the status changes: it is published to the search attributes and the UI at once. */
-export function setStatus(state: SessionState, status: SessionStatus): void {
-  (state as { status: SessionStatus }).status = status;
-  publishSessionState(state);
-}
-
-/** Adds a transcript line stamped with the current turn's index; the oldest lines go past {@link maxTranscriptEntries}. */
-export function note(state: SessionState, entry: TranscriptNote): void {
-  state.transcript.push({ ...entry, turn: state.turnIndex });
-  if (state.transcript.length > maxTranscriptEntries)
-    state.transcript.splice(0, state.transcript.length - maxTranscriptEntries);
-}
-
-/** Starts a run with the next queued user message: the rules start a run, the message joins the conversation. */
-export async function beginRun(state: SessionState, queued: string | MessageRef): Promise<void> {
-  const [ref] = typeof queued === 'string' ? await storeMessages(state, [{ role: 'user', text: queued }]) : [queued];
-  if (ref === undefined) throw new Error('the content store returned no reference for the user message');
-  state.counters.runs += 1;
-  state.run = { inProgress: true, turns: 0 };
-  // The rules see the message's text when it is at hand, else its preview (a message queued across continue-as-new).
-  state.ruleState = startRun(state.rules, state.ruleState, {
-    userMessage: typeof queued === 'string' ? queued : ref.preview,
-  });
-  state.turnIndex = state.counters.turns;
-  await appendMessages(state, [ref]);
-  note(state, { kind: 'user', text: ref.preview, ref });
-}
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /**
- * Appends stored messages to the conversation; once the log's inline tail is full it is sealed
- * into a segment in the content store, so what the workflow holds stays bounded.
+ * The one writer of session state: applies `event` to `state`. The rule engine moves on here (a
+ * run starts, a turn begins, calls that ran are recorded in call order, a run ends), and so do the
+ * conversation log, the queue, the counters, the status, approvals and running calls.
  */
-export async function appendMessages(state: SessionState, refs: readonly MessageRef[]): Promise<void> {
-  state.log = appendToLog(state.log, refs);
-  if (state.log.tail.length >= segmentEntries) {
-    state.log = await contentActivities.sealLog({ sessionId: state.sessionId, log: state.log });
+export function applyEvent(state: SessionState, event: SessionEvent): void {
+  const s = state as Mutable<SessionState>;
+  const counters = s.counters as Mutable<SessionCounters>;
+  switch (event.type) {
+    case 'message_received':
+      s.queuedMessages = [...s.queuedMessages, event.text];
+      return;
+    case 'messages_stored': {
+      const refs = new Map(event.stored.map(({ text, message }) => [text, message]));
+      s.queuedMessages = s.queuedMessages.map((queued) =>
+        typeof queued === 'string' ? (refs.get(queued) ?? queued) : queued,
+      );
+      return;
+    }
+    case 'run_started': {
+      const index = s.queuedMessages.indexOf(event.queued);
+      if (index >= 0) s.queuedMessages = s.queuedMessages.filter((_, at) => at !== index);
+      counters.runs += 1;
+      s.run = { inProgress: true, turns: 0 };
+      // The rules see the message's text when it is at hand, else its preview (a message queued across continue-as-new).
+      const userMessage = typeof event.queued === 'string' ? event.queued : event.message.preview;
+      s.ruleState = startRun(s.rules, s.ruleState, { userMessage });
+      s.turnIndex = counters.turns;
+      s.log = appendToLog(s.log, [event.message]);
+      return;
+    }
+    case 'turn_started':
+      if (event.resumed) {
+        s.turnIndex = event.turn;
+        return;
+      }
+      s.ruleState = beginTurn(s.rules, s.ruleState);
+      if (s.ruleState.ended !== null) return; // the turn limit: the run ends without a turn
+      s.turnIndex = event.turn;
+      counters.turns = event.turn + 1;
+      s.run = { inProgress: true, turns: s.run.turns + 1 };
+      s.turnsThisExecution += 1;
+      return;
+    case 'catalog_changed':
+      s.catalog = event.catalog;
+      return;
+    case 'model_call_started':
+      s.status = 'thinking';
+      return;
+    case 'model_responded':
+      s.stepsThisExecution += 1;
+      s.log = appendToLog(s.log, [event.message]);
+      if (event.prepared.length > 0)
+        s.turn = beginTurnInProgress({ turnIndex: s.turnIndex, remaining: event.prepared });
+      return;
+    case 'end_refused':
+      s.log = appendToLog(s.log, [event.message]);
+      return;
+    case 'verdict':
+      if (event.verdict === 'blocked') counters.blockedCalls += 1;
+      return;
+    case 'approvals_requested':
+      for (const approval of event.approvals) {
+        writable(s.decisions).delete(approval.callId); // a decision on an earlier call with the same id does not carry over
+        writable(s.pendingApprovals).set(approval.callId, approval);
+      }
+      s.statusBeforeApproval = s.status;
+      s.status = 'awaiting_approval';
+      return;
+    case 'approval_decided': {
+      const { callId, approved, reason } = event;
+      writable(s.decisions).set(callId, { approved, ...(reason === undefined ? {} : { reason }) });
+      writable(s.pendingApprovals).delete(callId);
+      return;
+    }
+    case 'approvals_closed':
+      for (const { callId } of event.decisions) {
+        // An undecided call counts as denied: late decisions are refused from now on.
+        if (!s.decisions.has(callId)) writable(s.decisions).set(callId, { approved: false });
+        writable(s.pendingApprovals).delete(callId);
+      }
+      s.status = s.statusBeforeApproval;
+      return;
+    case 'batch_started':
+      s.status = 'running_tools';
+      return;
+    case 'tool_started': {
+      const { callId, tool: toolName, interruptBehavior } = event;
+      writable(s.running).set(callId, { callId, toolName, interruptBehavior });
+      return;
+    }
+    case 'tool_ended':
+      writable(s.running).delete(event.callId);
+      return;
+    case 'batch_ended':
+      for (const dispatched of event.outcomes) if (dispatched.ran) recordCall(s, dispatched);
+      s.stepsThisExecution += 1;
+      if (s.turn) s.turn = settleTurnCalls(s.turn, event.outcomes);
+      return;
+    case 'batch_cancelled':
+      if (s.turn)
+        s.turn = settleTurnCalls(
+          s.turn,
+          event.outcomes.map((outcome) => ({ outcome })),
+        );
+      return;
+    case 'results_appended':
+      s.log = appendToLog(
+        s.log,
+        event.results.flatMap(({ message }) => (message ? [message] : [])),
+      );
+      if (s.turn !== undefined) s.turn = s.turn.remaining.length === 0 ? undefined : { ...s.turn, settled: [] };
+      return;
+    case 'log_sealed':
+      s.log = event.log;
+      return;
+    case 'interrupt_received':
+      if (event.message !== undefined) s.queuedMessages = [event.message, ...s.queuedMessages];
+      if (s.run.inProgress) s.interrupt = event.message === undefined ? {} : { message: event.message };
+      return;
+    case 'end_requested':
+      s.endRequested = true;
+      return;
+    case 'run_ended':
+      if (event.reason === 'answered' || event.reason === 'turn_limit' || event.reason === 'no_tool_allowed')
+        s.ruleState = endRun(s.ruleState, event.reason);
+      s.run = { inProgress: false, turns: 0 };
+      s.turn = undefined;
+      s.interrupt = undefined;
+      s.lastRunEnd = event.reason;
+      s.status = 'idle';
+      return;
+    case 'session_ended':
+      s.status = event.status;
+      return;
+    case 'tools_narrowed':
+    case 'model_call_failed':
+    case 'notice':
+    case 'continued_as_new':
+      return; // views only
   }
 }
 
-/** Writes messages to the content store (a local activity: only their references enter the history). */
-export function storeMessages(state: SessionState, messages: ConversationMessage[]): Promise<MessageRef[]> {
-  return contentActivities.storeMessages({ sessionId: state.sessionId, messages });
-}
-
-/** Ends the run: the rule engine records the ends it knows of, the transcript says why, the status goes idle. */
-export function endRun(state: SessionState, reason: RunEndReason, detail?: string): void {
-  if (reason === 'answered' || reason === 'turn_limit' || reason === 'no_tool_allowed') {
-    state.ruleState = endRuleRun(state.ruleState, reason);
-  }
-  state.run = { inProgress: false, turns: 0 };
-  state.interrupt = undefined;
-  state.lastRunEnd = reason;
-  note(state, { kind: 'run-end', reason, ...(detail === undefined ? {} : { detail }) });
-  setStatus(state, 'idle');
-}
-
-/** Records a call that ran: the engine advances on its outcome (failures count as attempts but satisfy nothing); counters, the last tool and revealed deferred tools follow. */
-export function recordCall(state: SessionState, call: PreparedCall, outcome: ToolOutcome): void {
-  state.ruleState = record(state.rules, state.ruleState, {
-    tool: call.toolName,
-    args: call.input,
+/** A call that ran: the engine advances on its outcome (failures count as attempts but satisfy nothing); counters, the last tool and revealed deferred tools follow. */
+function recordCall(s: Mutable<SessionState>, { outcome }: DispatchedCall): void {
+  const call = s.turn?.remaining.find((remaining) => remaining.callId === outcome.callId);
+  const prepared = call?.type === 'prepared-call' ? call : undefined;
+  s.ruleState = record(s.rules, s.ruleState, {
+    tool: prepared?.toolName ?? outcome.toolName,
+    args: prepared?.input ?? null,
     result: outcome.type === 'tool-result' ? outcome.output : null,
     error: outcome.type === 'tool-error',
   });
-  state.counters.toolCalls += 1;
-  state.lastTool = call.toolName;
-  for (const name of readRevealedTools(outcome))
-    if (!state.revealedTools.includes(name)) state.revealedTools.push(name);
+  (s.counters as Mutable<SessionCounters>).toolCalls += 1;
+  s.lastTool = outcome.toolName;
+  const revealed = readRevealedTools(outcome).filter((name) => !s.revealedTools.includes(name));
+  if (revealed.length > 0) s.revealedTools = [...s.revealedTools, ...revealed];
 }
 
-/** Whether to continue as new now: the server suggests it, or a limit passed; after progress (never a loop), with nothing running or waiting. */
-export function continueAsNewDue(state: SessionState): boolean {
-  const { continueAsNewSuggested, historySize } = workflowInfo();
-  const due =
-    continueAsNewSuggested ||
-    historySize >= state.limits.continueAsNewAtHistoryBytes ||
-    state.turnsThisExecution >= state.limits.continueAsNewAfterTurns;
-  return due && state.stepsThisExecution > 0 && state.pendingApprovals.size === 0 && state.running.size === 0;
+/** The maps of the state are changed in place, here only. */
+function writable<V>(map: ReadonlyMap<string, V>): Map<string, V> {
+  return map as Map<string, V>;
 }
 
 /** The names in this turn's catalog, in catalog order. */
 export function catalogNames(state: SessionState): string[] {
   return state.catalog.tools.map((tool) => tool.name);
 }
-
-/** What continue-as-new carries into the next run, so rules hold exactly as before. */
-export function carriedState(state: SessionState): CarriedSessionState {
-  return {
-    ruleState: state.ruleState,
-    log: state.log,
-    queuedMessages: state.queuedMessages,
-    revealedTools: state.revealedTools,
-    counters: { ...state.counters, continuedAsNew: state.counters.continuedAsNew + 1 },
-    transcript: state.transcript.slice(-maxCarriedTranscriptEntries),
-    runInProgress: state.run.inProgress,
-    turnsInRun: state.run.turns,
-  };
-}
-
-/** The answer of the `status` query, and the workflow's result. */
-export function statusView({
-  status,
-  lastRunEnd,
-  lastTool,
-  counters,
-  queuedMessages,
-}: SessionState): SessionStatusView {
-  return { status, lastRunEnd, lastTool, counters, queuedMessages: queuedMessages.length };
-}
-
-const published = new WeakMap<SessionState, string>();
-
-/** Shows the session in the Temporal UI: its search attributes (upserted when they changed) and the current details. */
-export function publishSessionState(state: SessionState): void {
-  const { status, lastTool, counters, lastRunEnd, run } = state;
-  const pendingApprovals = [...state.pendingApprovals.values()];
-  const values = { status, lastTool, blockedCalls: counters.blockedCalls, pendingApprovals: pendingApprovals.length };
-  const fingerprint = JSON.stringify(values);
-  if (published.get(state) !== fingerprint) upsertSearchAttributes(sessionSearchAttributes(values));
-  published.set(state, fingerprint);
-  const narrowed = (): NarrowResult => narrow(state.rules, state.ruleState, catalogNames(state));
-  const view = { status, counters, pendingApprovals, lastRunEnd, runInProgress: run.inProgress, narrowed };
-  setCurrentDetails(renderCurrentDetails(view));
-}
-
-/** Content store writes: local activities, whose inputs never enter the history (only the references they return). */
-const contentActivities = proxyLocalActivities<SessionActivities>({
-  startToCloseTimeout: 60_000,
-  retry: { maximumAttempts: 10, initialInterval: 500, backoffCoefficient: 2, maximumInterval: 10_000 },
-});

@@ -1,23 +1,23 @@
 import { CancellationScope, patched, proxyLocalActivities } from '@temporalio/workflow';
 import { mayHaveLostCompletion, outcomeFromActivityFailure } from '../src/dispatch';
-import type { DispatchedCall, PreparedCall } from '../src/dispatch';
+import type { PreparedCall } from '../src/dispatch';
+import type { DispatchedCall } from '../src/session';
 import type { SessionActivities } from '../activities';
-import { note } from './session-state';
-import type { SessionState } from './session-state';
+import type { Session } from './session';
 
 /**
  * The outcome of a call whose activity failed: cancelled by an interrupt or a failing sibling, a
  * completion the server may have lost (looked up below), or the failure itself.
  */
 export function settleFailedCall(
-  state: SessionState,
+  session: Session,
   turn: number,
   prepared: PreparedCall,
   error: unknown,
   cancelledBy: Parameters<typeof outcomeFromActivityFailure>[2],
 ): DispatchedCall | Promise<DispatchedCall> {
   if (cancelledBy === undefined && mayHaveLostCompletion(prepared, error))
-    return recoverLostCompletion(state, turn, prepared, error);
+    return recoverLostCompletion(session, turn, prepared, error);
   return { outcome: outcomeFromActivityFailure(prepared, error, cancelledBy) };
 }
 
@@ -34,13 +34,13 @@ const recoverLostCompletionsPatch = 'recover-lost-tool-completions';
  * change what is reported about it.
  */
 async function recoverLostCompletion(
-  state: SessionState,
+  session: Session,
   turn: number,
   prepared: PreparedCall,
   error: unknown,
 ): Promise<DispatchedCall> {
   if (!patched(recoverLostCompletionsPatch)) return { outcome: outcomeFromActivityFailure(prepared, error, undefined) };
-  const { sessionId } = state;
+  const { sessionId } = session.state;
   const { callId, toolName } = prepared;
   let executed: DispatchedCall | null;
   try {
@@ -52,7 +52,7 @@ async function recoverLostCompletion(
   }
   if (executed === null) return { outcome: outcomeFromActivityFailure(prepared, error, undefined, 'not-found') };
   const text = `${toolName} (call ${callId}) finished, but the Temporal server never got its completion (its activity timed out); its outcome was recovered from the record the worker kept in the content store.`;
-  note(state, { kind: 'notice', text });
+  session.emit({ type: 'notice', text });
   return executed;
 }
 

@@ -7,202 +7,173 @@ import {
   proxyActivities,
   proxyLocalActivities,
 } from '@temporalio/workflow';
-import { ReasonCode, beginTurn, checkEnd, narrow } from '../src/rules';
+import { ReasonCode, checkEnd, narrow } from '../src/rules';
 import { toolResultMessage } from '../src/dispatch';
-import type { DispatchedCall, PreparedCall, ToolErrorOutcome } from '../src/dispatch';
-import type { CarriedTurn, RunEndReason } from '../src/session';
+import type { RunEndReason } from '../src/session';
 import { previewOf } from '../src/kernel';
 import type { ModelToolSpec } from '../src/models';
 import type { CallModelResult, SessionActivities } from '../activities';
-import { dispatchCalls } from './batches';
-import {
-  appendMessages,
-  catalogNames,
-  continueAsNewDue,
-  endRun,
-  note,
-  setStatus,
-  storeMessages,
-} from './session-state';
-import type { SessionState } from './session-state';
-import { traceModelCall, traceTurn } from './session-tracing';
+import { runBatch } from './batch';
+import { sealLogIfFull, storeMessages, traced } from './session';
+
+import type { Session } from './session';
+import { catalogNames } from './session-state';
 
 /** Model failures that mean the session itself is misconfigured: they fail the workflow loudly. */
 const fatalModelErrors = new Set(['SCRIPT_EXHAUSTED', 'CONFIGURATION']);
 
-/** Where continue-as-new may happen: before a turn, after the model call, after every batch. */
-export type ContinueIfDue = (turn?: CarriedTurn) => Promise<void>;
-
-/** Why a run ends, with what to show for it. */
-type RunEnd = { reason: RunEndReason; detail?: string } | undefined;
+/** Why a run ends, with what to show for it; `undefined`: the run goes on. */
+export type RunEnd = { reason: RunEndReason; detail?: string } | undefined;
 
 /**
- * One run: turns until it ends (an answer the rules accept, a terminal tool, the turn limit, no
- * tool allowed, a model failure, an interrupt, or a new user message, which starts the next run).
- * `continueIfDue` is called before each turn and between the batches of a turn: the session
- * continues as new there when it is due. `resume` is a turn continue-as-new interrupted.
+ * One turn, top to bottom: the rules begin the turn → load the catalog → narrow it by the rules →
+ * call the model with the visible tools → dispatch its calls batch by batch (`batch.ts`: validate,
+ * permission, approval, run, record) → the results join the conversation in call order → loop
+ * control. A turn continue-as-new carried over resumes at its next batch. It yields between
+ * batches: there, and only there within a turn, the session may continue as new. Returns why the
+ * run ended, or `undefined` when it goes on.
  */
-export async function runTurns(state: SessionState, continueIfDue: ContinueIfDue, resume?: CarriedTurn): Promise<void> {
-  if (resume !== undefined) {
-    // The catalog is looked up again (it is not carried); the turn's calls were already prepared.
-    await refreshCatalog(state);
-    state.turnIndex = resume.turnIndex;
-    const end = await finishTurn(state, resume.remaining, continueIfDue);
-    if (end !== undefined) return endRun(state, end.reason, end.detail);
-  }
-  for (;;) {
-    if (state.run.turns > 0 && state.queuedMessages.length > 0) return endRun(state, 'new_message');
-    await continueIfDue();
-    const end = await traceTurn(state, () => runTurn(state, continueIfDue));
-    if (end !== undefined) return endRun(state, end.reason, end.detail);
-  }
-}
+export async function* runTurn(session: Session): AsyncGenerator<void, RunEnd> {
+  const { state } = session;
+  if (state.turn === undefined) {
+    session.emit({ type: 'turn_started', turn: state.counters.turns });
+    if (state.ruleState.ended !== null) return engineEnd(session, state.ruleState.ended);
+    await refreshCatalog(session);
 
-/**
- * One turn, in the order of the architecture's diagram: load the catalog → narrow it by the rules
- * → call the model with the visible tools → dispatch its calls (validate, permission, partition,
- * batches, record: `batches.ts`) → append every result to the conversation → loop control.
- * Returns why the run ended, or `undefined` when it goes on.
- */
-async function runTurn(state: SessionState, continueIfDue: ContinueIfDue): Promise<RunEnd> {
-  state.ruleState = beginTurn(state.rules, state.ruleState);
-  if (state.ruleState.ended !== null) return engineEnd(state, state.ruleState.ended);
-  await refreshCatalog(state);
-  state.turnIndex = state.counters.turns;
-  state.counters.turns += 1;
-  state.run.turns += 1;
-  state.turnsThisExecution += 1;
+    // Narrow: only the tools the rules allow now are shown to the model.
+    const catalog = catalogNames(state);
+    const { visible, hidden, ended } = narrow(state.rules, state.ruleState, catalog);
+    session.emit({ type: 'tools_narrowed', visible, hidden });
+    if (ended)
+      return {
+        reason: 'no_tool_allowed',
+        detail: 'the rules leave no tool the model may call, and the run may not end',
+      };
+    const shown = new Set(visible);
+    const tools: ModelToolSpec[] = state.catalog.tools
+      .filter((tool) => shown.has(tool.name))
+      .map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
 
-  // Narrow: only the tools the rules allow now are shown to the model.
-  const catalog = catalogNames(state);
-  const narrowed = narrow(state.rules, state.ruleState, catalog);
-  if (narrowed.ended)
-    return { reason: 'no_tool_allowed', detail: 'the rules leave no tool the model may call, and the run may not end' };
-  const visible = new Set(narrowed.visible);
-  const tools: ModelToolSpec[] = state.catalog.tools
-    .filter((tool) => visible.has(tool.name))
-    .map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
-
-  // Model: an interrupt cancels the call's scope (see `interruptRun`).
-  setStatus(state, 'thinking');
-  const result = await traceModelCall(state, tools.length, () => callModelInterruptibly(state, tools, catalog));
-  if ('interrupted' in result) return { reason: 'interrupted' };
-  if ('failed' in result) return { reason: 'model_error', detail: result.failed };
-  const { response, prepared, assistant, shown } = result;
-  state.stepsThisExecution += 1;
-  await appendMessages(state, [assistant]);
-  note(state, {
-    kind: 'model',
-    ...(response.text ? { text: assistant.preview } : {}),
-    visible: narrowed.visible,
-    calls: response.toolCalls.map((call) => ({ callId: call.id, tool: call.name, args: call.args })),
-    ref: assistant,
-    shown,
-  });
-
-  // A text answer ends the run when the rules let it; otherwise the model is told why not.
-  if (response.toolCalls.length === 0) {
-    const end = checkEnd(state.rules, state.ruleState);
-    if (end.endsRun) {
-      const limited = end.reasons.some((reason) => reason.code === ReasonCode.turnLimit);
-      return engineEnd(state, limited ? 'turn_limit' : 'answered');
+    // Model: an interrupt cancels the call's scope (see `interruptRun`).
+    session.emit({ type: 'model_call_started', tools: tools.length });
+    const result = await callModelInterruptibly(session, tools, catalog);
+    if ('interrupted' in result) {
+      session.emit({ type: 'model_call_failed', interrupted: true });
+      return { reason: 'interrupted' };
     }
-    const why = end.reasons.map((reason) => `- [${reason.code}] ${reason.message}`).join('\n');
-    const text = `[toolrail] The run cannot end yet:\n${why}`;
-    await appendMessages(state, await storeMessages(state, [{ role: 'user', text }]));
-    note(state, { kind: 'notice', text });
-    return undefined;
+    if ('failed' in result) {
+      session.emit({ type: 'model_call_failed', interrupted: false, error: result.failed });
+      return { reason: 'model_error', detail: result.failed };
+    }
+    const { response, prepared, assistant } = result;
+    session.emit({
+      type: 'model_responded',
+      ...(response.text ? { text: assistant.preview } : {}),
+      calls: response.toolCalls.map((call) => ({ callId: call.id, tool: call.name, args: call.args })),
+      prepared,
+      message: assistant,
+      shown: result.shown,
+    });
+    await sealLogIfFull(session);
+
+    // A text answer ends the run when the rules let it; otherwise the model is told why not.
+    if (response.toolCalls.length === 0) {
+      const end = checkEnd(state.rules, state.ruleState);
+      if (end.endsRun) {
+        const limited = end.reasons.some((reason) => reason.code === ReasonCode.turnLimit);
+        return engineEnd(session, limited ? 'turn_limit' : 'answered');
+      }
+      const why = end.reasons.map((reason) => `- [${reason.code}] ${reason.message}`).join('\n');
+      const text = `[toolrail] The run cannot end yet:\n${why}`;
+      const [message] = await storeMessages(session, [{ role: 'user', text }]);
+      if (message === undefined) throw new Error('the content store returned no reference for the message');
+      session.emit({ type: 'end_refused', text, message });
+      await sealLogIfFull(session);
+      return undefined;
+    }
+  } else {
+    // A turn continue-as-new carried over: the catalog is looked up again (it is not carried).
+    session.emit({ type: 'turn_started', turn: state.turn.turnIndex, resumed: true });
+    await refreshCatalog(session);
   }
 
-  return finishTurn(state, prepared, continueIfDue);
-}
-
-/**
- * The rest of a turn once the model proposed its calls: validate, ask, partition, run the batches
- * and record (`batches.ts`); after each batch the settled results join the conversation in call
- * order; then loop control.
- */
-async function finishTurn(
-  state: SessionState,
-  prepared: readonly (PreparedCall | ToolErrorOutcome)[],
-  continueIfDue: ContinueIfDue,
-): Promise<RunEnd> {
-  const unsettled = await dispatchCalls(state, prepared, async (settle) => {
-    state.stepsThisExecution += 1;
-    // Between batches the session may continue as new: the settled results join the conversation first.
-    if (!continueAsNewDue(state)) return;
-    const { settled, remaining } = settle();
-    await appendResults(state, settled);
-    await continueIfDue({ turnIndex: state.turnIndex, remaining });
-  });
-  await appendResults(state, unsettled);
+  // Dispatch: batch after batch; between them the session may continue as new.
+  while (hasCallsToRun(session)) {
+    await runBatch(session);
+    if (hasCallsToRun(session) && state.interrupt === undefined) yield;
+  }
+  await appendResults(session);
   // Loop control: the user's interrupt, or the engine's end of the run (a terminal tool, a limit).
   if (state.interrupt) return { reason: 'interrupted' };
-  if (state.ruleState.ended !== null) return engineEnd(state, state.ruleState.ended);
+  if (state.ruleState.ended !== null) return engineEnd(session, state.ruleState.ended);
   return undefined;
 }
 
-/** Results join the conversation in call order: executed calls stored theirs; the workflow's own (refusals, errors) are stored here. */
-async function appendResults(state: SessionState, dispatched: readonly DispatchedCall[]): Promise<void> {
-  const made = dispatched.map(({ outcome, message }) =>
-    message === undefined ? toolResultMessage(outcome) : undefined,
-  );
+function hasCallsToRun({ state }: Session): boolean {
+  return state.turn?.remaining.some((call) => call.type === 'prepared-call') ?? false;
+}
+
+/**
+ * The settled results join the conversation in call order: executed calls stored theirs; the
+ * workflow's own (refusals, errors) are stored here. The turn's end, or continue-as-new, calls it.
+ */
+export async function appendResults(session: Session): Promise<void> {
+  const settled = session.state.turn?.settled ?? [];
+  if (settled.length === 0) return;
+  const made = settled.map(({ outcome, message }) => (message === undefined ? toolResultMessage(outcome) : undefined));
   const unmade = made.filter((message) => message !== undefined);
-  const stored = unmade.length > 0 ? await storeMessages(state, unmade) : [];
-  const messages = dispatched.map(({ message }) => message ?? stored.shift());
-  await appendMessages(
-    state,
-    messages.filter((message) => message !== undefined),
-  );
-  dispatched.forEach(({ outcome }, index) => {
-    const message = messages[index];
-    // The workflow's own results are short and worth reading in full (up to 1,000 characters); others show their preview.
-    const content = made[index] ? previewOf(made[index].content, 1_000) : (message?.preview ?? '');
-    note(state, {
-      kind: 'tool',
+  const stored = unmade.length > 0 ? await storeMessages(session, unmade) : [];
+  const results = settled.map(({ outcome, message }, index) => {
+    const ref = message ?? stored.shift();
+    const own = made[index];
+    return {
       callId: outcome.callId,
       tool: outcome.toolName,
       isError: outcome.type === 'tool-error',
       ...(outcome.type === 'tool-error' ? { code: outcome.code } : {}),
-      content,
-      ...(message ? { ref: message } : {}),
-    });
+      // The workflow's own results are short and worth reading in full (up to 1,000 characters); others show their preview.
+      content: own ? previewOf(own.content, 1_000) : (ref?.preview ?? ''),
+      ...(ref ? { message: ref } : {}),
+    };
   });
+  session.emit({ type: 'results_appended', results });
+  await sealLogIfFull(session);
 }
 
 /** The turn's catalog: looked up again before each turn (tools enabled, MCP servers connected, deferred tools revealed). */
-async function refreshCatalog(state: SessionState): Promise<void> {
+async function refreshCatalog(session: Session): Promise<void> {
+  const { sessionId, input, revealedTools, catalog } = session.state;
   const loaded = await loadCatalog({
-    sessionId: state.sessionId,
-    tools: state.input.tools,
-    revealed: state.revealedTools,
-    ...(state.catalog.version ? { knownVersion: state.catalog.version } : {}),
+    sessionId,
+    tools: input.tools,
+    revealed: [...revealedTools],
+    ...(catalog.version ? { knownVersion: catalog.version } : {}),
   });
-  if (!('unchanged' in loaded)) state.catalog = loaded;
+  if (!('unchanged' in loaded)) session.emit({ type: 'catalog_changed', catalog: loaded });
 }
 
 /** The model call in a cancellation scope that an interrupt cancels; a failure comes back with its message. */
 async function callModelInterruptibly(
-  state: SessionState,
+  session: Session,
   tools: ModelToolSpec[],
   catalog: string[],
 ): Promise<CallModelResult | { interrupted: true } | { failed: string }> {
+  const { state, scopes } = session;
   const scope = new CancellationScope();
-  state.modelScope = scope;
+  scopes.model = scope;
   try {
     const { callModel } = modelActivities(state.limits.modelTimeoutMs);
-    return await scope.run(() =>
-      callModel({
-        sessionId: state.sessionId,
-        turn: state.turnIndex,
-        settings: state.input.model,
-        ...(state.input.systemPrompt ? { system: state.input.systemPrompt } : {}),
-        log: state.log,
-        tools,
-        catalog,
-        interactive: state.interactive,
-      }),
-    );
+    const input = {
+      sessionId: state.sessionId,
+      turn: state.turnIndex,
+      settings: state.input.model,
+      ...(state.input.systemPrompt ? { system: state.input.systemPrompt } : {}),
+      log: state.log,
+      tools,
+      catalog,
+      interactive: state.interactive,
+    };
+    return await scope.run(() => traced(session, 'model', () => callModel(input)));
   } catch (error) {
     if (isCancellation(error) && state.interrupt) return { interrupted: true };
     const cause = error instanceof ActivityFailure ? error.cause : error;
@@ -211,12 +182,12 @@ async function callModelInterruptibly(
     }
     return { failed: cause instanceof Error ? cause.message : String(cause) };
   } finally {
-    state.modelScope = undefined;
+    scopes.model = undefined;
   }
 }
 
 /** The end the rule engine recorded (a terminal tool, the turn limit, an accepted answer), as the run's end. */
-function engineEnd(state: SessionState, reason: RunEndReason): { reason: RunEndReason; detail?: string } {
+function engineEnd({ state }: Session, reason: RunEndReason): RunEnd {
   return reason === 'turn_limit'
     ? { reason, detail: `${state.rules.settings.maxTurnsPerRun} model calls in this run` }
     : { reason };

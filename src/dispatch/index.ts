@@ -6,7 +6,6 @@
 export { approvalReason } from './approval-reason';
 export { createToolErrorOutcome, MAX_TOOL_ERROR_MESSAGE_CHARS } from './create-tool-error-outcome';
 export type { CreateToolErrorOutcomeOptions } from './create-tool-error-outcome';
-export type { DispatchedCall, SettledCalls } from './dispatched-call';
 export { formatRuleRefusal } from './format-rule-refusal';
 export type { RefusalReason } from './format-rule-refusal';
 export { formatToolIssues } from './format-tool-issues';

@@ -26,6 +26,7 @@ export type {
 } from './session-input';
 export {
   approveToolCallUpdate,
+  checkApproveToolCallInput,
   endSessionSignal,
   interruptSignal,
   ruleStateQuery,
@@ -47,5 +48,16 @@ export type {
   TranscriptEntry,
   TranscriptNote,
 } from './session-views';
+export type {
+  AppendedResult,
+  ApprovalDecision,
+  DispatchedCall,
+  ProposedCallView,
+  SessionEvent,
+  SessionEventOf,
+  SessionEventType,
+} from './session-events';
+export { beginTurnInProgress, carriedTurn, settleTurnCalls } from './turn-in-progress';
+export type { TurnInProgress } from './turn-in-progress';
 export { toolCallFinishedLateSignal } from './tool-call-finished-late';
 export type { ToolCallFinishedLateInput } from './tool-call-finished-late';

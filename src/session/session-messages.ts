@@ -1,4 +1,5 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import { undecodableEncoding } from './payload-converter';
 import type { SessionRuleStateView, SessionStatusView, TranscriptEntry } from './session-views';
 
 /** Payload of {@link interruptSignal}. */
@@ -50,3 +51,20 @@ export const transcriptQuery = defineQuery<TranscriptEntry[]>('transcript');
 
 /** Status, counters and why the last run ended. */
 export const statusQuery = defineQuery<SessionStatusView>('status');
+
+/**
+ * The `approveToolCall` payload, checked: throws a `TypeError` saying what is wrong with one that
+ * could not be decoded or is not `{ callId: non-empty string, approved: boolean, reason?: string }`.
+ */
+export function checkApproveToolCallInput(input: unknown): ApproveToolCallInput {
+  const encoding = undecodableEncoding(input);
+  if (encoding !== undefined)
+    throw new TypeError(`approveToolCall payload could not be decoded (encoding ${encoding})`);
+  if (typeof input !== 'object' || input === null)
+    throw new TypeError('approveToolCall needs { callId, approved, reason? }');
+  const { callId, approved, reason } = input as Partial<Record<keyof ApproveToolCallInput, unknown>>;
+  if (typeof callId !== 'string' || callId === '') throw new TypeError('callId must be a non-empty string');
+  if (typeof approved !== 'boolean') throw new TypeError('approved must be true or false');
+  if (reason !== undefined && typeof reason !== 'string') throw new TypeError('reason must be a string');
+  return { callId, approved, ...(reason === undefined ? {} : { reason }) };
+}

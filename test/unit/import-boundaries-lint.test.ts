@@ -19,7 +19,7 @@ describe('the import-boundary lint', { timeout: 120_000 }, () => {
   it('refuses internals from workflows/, activities/ and the package root too', async () => {
     const workflow =
       "import type { SessionInput } from '../src/session/session-input';\nexport type X = SessionInput;\n";
-    expect(await lintAs('workflows/batches.ts', workflow)).toContain(boundaryRule);
+    expect(await lintAs('workflows/batch.ts', workflow)).toContain(boundaryRule);
     const activity = "import { ModelError } from '../src/models/model-error';\nexport const x = ModelError;\n";
     expect(await lintAs('activities/report-late-tool-end.ts', activity)).toContain(boundaryRule);
     const packageRoot = "export { createWorker } from './worker/create-worker';\n";
@@ -38,10 +38,10 @@ describe('the import-boundary lint', { timeout: 120_000 }, () => {
 
   it('lets workflow code import only types from a Node-side part', async () => {
     const types = "import type { SessionActivities } from '../activities';\nexport type X = SessionActivities;\n";
-    expect(await lintAs('workflows/batches.ts', types)).toEqual([]);
+    expect(await lintAs('workflows/batch.ts', types)).toEqual([]);
     const value =
       "import { createSessionActivities } from '../activities';\nexport const x = createSessionActivities;\n";
-    expect(await lintAs('workflows/batches.ts', value)).toContain('no-restricted-imports');
+    expect(await lintAs('workflows/batch.ts', value)).toContain('no-restricted-imports');
   });
 
   it('sees the .ts files it resolves: an import cycle is refused', async () => {

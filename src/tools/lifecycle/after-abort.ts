@@ -1,4 +1,8 @@
-import type { ToolExecutionEnd } from './run-tool-execution';
+/** How running a tool ended. */
+export type ToolExecutionEnd =
+  | { readonly kind: 'returned'; readonly output: unknown }
+  | { readonly kind: 'threw'; readonly error: unknown }
+  | { readonly kind: 'aborted'; readonly reason: unknown; readonly stillRunning?: boolean };
 
 /**
  * What to do with a tool that has not settled `graceMs` milliseconds after its signal fired

@@ -4,7 +4,7 @@ import { describeError } from '../describe-error';
 import { ToolExecutionError } from '../errors/tool-execution-error';
 import { abortOutcome } from './abort-outcome';
 import { offloadToolResult, type ToolResultOffloadOptions } from './offload-tool-result';
-import type { ToolExecutionEnd } from './run-tool-execution';
+import type { ToolExecutionEnd } from './after-abort';
 import { toJsonValue } from './to-json-value';
 
 /**

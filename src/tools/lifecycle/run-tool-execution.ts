@@ -1,13 +1,7 @@
 import type { AnyTool } from '../tool';
 import type { ToolExecutionContext } from '../tool-context';
 import { ToolAbortError } from '../errors/tool-abort-error';
-import type { AfterAbort } from './after-abort';
-
-/** How running a tool ended. */
-export type ToolExecutionEnd =
-  | { readonly kind: 'returned'; readonly output: unknown }
-  | { readonly kind: 'threw'; readonly error: unknown }
-  | { readonly kind: 'aborted'; readonly reason: unknown; readonly stillRunning?: boolean };
+import type { AfterAbort, ToolExecutionEnd } from './after-abort';
 
 /**
  * Runs `execute` under the caller's signal and a `timeoutMs` timer. Whichever ends first wins: a tool

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from '../../../../src/tools/define-tool';
-import type { ToolExecutionEnd } from '../../../../src/tools/lifecycle/run-tool-execution';
+import type { ToolExecutionEnd } from '../../../../src/tools/lifecycle/after-abort';
 import { runToolExecution } from '../../../../src/tools/lifecycle/run-tool-execution';
 import type { ToolExecutionContext } from '../../../../src/tools/tool-context';
 

@@ -1,0 +1,248 @@
+import { CancellationScope, condition, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
+import { dependsOn, readsOutput, validate } from '../src/rules';
+import {
+  approvalReason,
+  formatRuleRefusal,
+  partitionCalls,
+  refusePreparedCall,
+  refuseUnapprovedCall,
+  toolActivityOptions,
+} from '../src/dispatch';
+import type { PreparedCall, UnapprovedDecision } from '../src/dispatch';
+import { approveToolCallUpdate, checkApproveToolCallInput } from '../src/session';
+import type { ApproveToolCallInput, DispatchedCall } from '../src/session';
+import type { SessionActivities } from '../activities';
+import { traced } from './session';
+import type { Session } from './session';
+import type { SessionState } from './session-state';
+import { catalogNames } from './session-state';
+import { settleFailedCall } from './settle-failed-call';
+import { workflowNow } from './workflow-now';
+
+/** A call that may run, and whether a human approved it. */
+type RunnableCall = { prepared: PreparedCall; approved: boolean };
+/** Each call of a batch gets one outcome here; `ran` marks those the rules record. */
+type BatchOutcomes = Map<string, DispatchedCall & { ran: boolean }>;
+
+/**
+ * Runs the next batch of the turn in progress. The turn's remaining calls are partitioned (safe
+ * calls together, unsafe ones alone, split where a rule makes one verdict depend on another call)
+ * and the first batch is judged against the rule state the batches before it left, put up for
+ * approval where needed, run in its cancellation scope and recorded: exactly one outcome per call.
+ * After an interrupt, every call still to come is refused instead.
+ */
+export async function runBatch(session: Session): Promise<void> {
+  const { state } = session;
+  const candidates = (state.turn?.remaining ?? []).filter((call) => call.type === 'prepared-call');
+  if (state.interrupt) return cancelCalls(session, candidates);
+  const toolAt = (index: number): { tool: string } => ({ tool: candidates[index]?.toolName ?? '' });
+  const [batch] = partitionCalls(candidates, {
+    maxConcurrency: state.limits.maxToolConcurrency,
+    dependsOn: (earlier, later) => dependsOn(state.rules, toolAt(earlier), toolAt(later)),
+  });
+  if (batch === undefined) return;
+  const index = state.turn?.batches ?? 0;
+  const outcomes: BatchOutcomes = new Map();
+  const cleared = judgeCalls(session, batch.calls, outcomes);
+  const runnable = await approveWhereNeeded(session, cleared, outcomes);
+  // An interrupt that arrived while this batch waited for approvals stops the calls that did not start.
+  if (state.interrupt) return cancelCalls(session, candidates, outcomes);
+  if (runnable.length > 0) {
+    const callIds = runnable.map(({ prepared }) => prepared.callId);
+    session.emit({ type: 'batch_started', index, size: batch.calls.length, callIds });
+    const executed = await runCalls(session, runnable);
+    for (const dispatched of executed) outcomes.set(dispatched.outcome.callId, { ...dispatched, ran: true });
+  }
+  // Every call has its outcome by now; should one not, it fails closed instead of leaving the model without a result.
+  const notRun = { reason: 'interrupted', message: 'The call did not run.' } as const;
+  const ordered = batch.calls.map(
+    (call) => outcomes.get(call.callId) ?? { outcome: refusePreparedCall(call, notRun), ran: false },
+  );
+  session.emit({ type: 'batch_ended', index, outcomes: ordered });
+}
+
+/** The user interrupted: calls that did not run are refused (their batch's refusals stand). */
+function cancelCalls(session: Session, calls: readonly PreparedCall[], judged?: BatchOutcomes): void {
+  const interrupted = { reason: 'interrupted', message: 'Not run: the user interrupted the session.' } as const;
+  const outcomes = calls.map((call) => {
+    const refused = judged?.get(call.callId)?.outcome;
+    return refused?.type === 'tool-error' ? refused : refusePreparedCall(call, interrupted);
+  });
+  session.emit({ type: 'batch_cancelled', outcomes });
+}
+
+/** A call the rules cleared, and why it still needs a human (`undefined`: it does not). */
+interface ClearedCall {
+  prepared: PreparedCall;
+  needsApprovalBecause: string | undefined;
+}
+
+/** Validate and permission: refused calls get their outcome now, the rest are cleared (some for a human to decide). */
+function judgeCalls(session: Session, calls: readonly PreparedCall[], outcomes: BatchOutcomes): ClearedCall[] {
+  const { state } = session;
+  const cleared: ClearedCall[] = [];
+  const catalog = catalogNames(state);
+  const refuse = (call: PreparedCall, refusal: Parameters<typeof refusePreparedCall>[1]): void => {
+    outcomes.set(call.callId, { outcome: refusePreparedCall(call, refusal), ran: false });
+  };
+  for (const call of calls) {
+    const verdict = validate(state.rules, state.ruleState, { tool: call.toolName, args: call.input }, catalog);
+    const reasons = verdict.reasons.map(({ code, message, callFirst }) => ({
+      code,
+      message,
+      ...(callFirst && { callFirst }),
+    }));
+    session.emit({ type: 'verdict', callId: call.callId, tool: call.toolName, verdict: verdict.verdict, reasons });
+    if (verdict.verdict === 'blocked') {
+      refuse(call, { reason: 'rule-blocked', message: formatRuleRefusal(call.toolName, verdict.reasons) });
+      continue;
+    }
+    if (call.permission === 'deny') {
+      refuse(call, { reason: 'permission-denied' });
+      continue;
+    }
+    const needsApprovalBecause = approvalReason(call, verdict.requiresApproval);
+    if (needsApprovalBecause !== undefined && !state.interactive) {
+      refuse(call, {
+        reason: 'approval-denied',
+        message: `${needsApprovalBecause}, and this session is not interactive: denied.`,
+      });
+      continue;
+    }
+    cleared.push({ prepared: call, needsApprovalBecause });
+  }
+  return cleared;
+}
+
+/**
+ * Puts the calls that need a human up for approval (the `approveToolCall` update decides them, see
+ * {@link installApprovals}) and waits until each is decided, the approval timeout passes
+ * (undecided ones are denied) or the user interrupts. Returns the calls that may run; the others
+ * get their outcome.
+ */
+async function approveWhereNeeded(
+  session: Session,
+  cleared: readonly ClearedCall[],
+  outcomes: BatchOutcomes,
+): Promise<RunnableCall[]> {
+  const { state } = session;
+  const asking = cleared.filter(({ needsApprovalBecause }) => needsApprovalBecause !== undefined);
+  const closed = new Map<string, Decided>();
+  if (asking.length > 0) {
+    const deadline = workflowNow() + state.limits.approvalTimeoutMs;
+    const approvals = asking.map(({ prepared: { callId, toolName, input, destructive }, needsApprovalBecause }) => ({
+      callId,
+      toolName,
+      input,
+      reason: needsApprovalBecause ?? '',
+      destructive,
+      deadline,
+    }));
+    session.emit({ type: 'approvals_requested', approvals });
+    const allDecided = (): boolean => asking.every(({ prepared }) => state.decisions.has(prepared.callId));
+    await condition(() => allDecided() || state.interrupt !== undefined, state.limits.approvalTimeoutMs);
+    const decisions = asking.map(({ prepared: { callId, toolName } }) => {
+      const decided = closeDecision(state, callId);
+      closed.set(callId, decided);
+      return { callId, tool: toolName, ...decided };
+    });
+    session.emit({ type: 'approvals_closed', decisions });
+  }
+  return cleared.flatMap(({ prepared, needsApprovalBecause }): RunnableCall[] => {
+    if (needsApprovalBecause === undefined) return [{ prepared, approved: false }];
+    const decided = closed.get(prepared.callId) ?? { decision: 'timed_out' };
+    if (decided.decision === 'approved') return [{ prepared, approved: true }];
+    outcomes.set(prepared.callId, { outcome: refuseUnapprovedCall(prepared, decided), ran: false });
+    return [];
+  });
+}
+
+/** How the approval of one call ended. */
+type Decided = { decision: 'approved'; reason?: string } | UnapprovedDecision;
+
+/** How the approval of one call ended; an undecided call counts as denied. */
+function closeDecision(state: SessionState, callId: string): Decided {
+  const decision = state.decisions.get(callId);
+  if (decision === undefined) return { decision: state.interrupt ? 'interrupted' : 'timed_out' };
+  const reason = decision.reason === undefined ? {} : { reason: decision.reason };
+  return { decision: decision.approved ? 'approved' : 'denied', ...reason };
+}
+
+/**
+ * Approvals arrive here: the `approveToolCall` update. Its validator rejects (before anything is
+ * written to history) unknown, decided or malformed calls.
+ */
+export function installApprovals(session: Session): void {
+  setHandler(
+    approveToolCallUpdate,
+    ({ callId, approved, reason }) => {
+      session.emit({ type: 'approval_decided', callId, approved, ...(reason === undefined ? {} : { reason }) });
+      return { callId, decision: approved ? 'approved' : 'denied' };
+    },
+    {
+      validator: (input: ApproveToolCallInput) => validateApproval(session.state, input),
+      description: 'Approves or denies a tool call that waits for a human: { callId, approved, reason? }.',
+    },
+  );
+}
+
+function validateApproval(state: SessionState, input: unknown): void {
+  const { callId } = checkApproveToolCallInput(input);
+  if (state.decisions.has(callId)) throw new Error(`call ${callId} was already decided`);
+  if (!state.pendingApprovals.has(callId)) {
+    const known = [...state.pendingApprovals.keys()];
+    throw new Error(
+      `no call ${callId} waits for approval${known.length ? `; waiting: ${known.join(', ')}` : ' (none waits now)'}`,
+    );
+  }
+}
+
+/**
+ * Runs the calls of one batch: every call's activity is scheduled at once (in one workflow task)
+ * inside the batch's cancellation scope, each in a child scope of its own. With `siblingAbort:
+ * 'on-error'` the first failing call cancels the rest of the batch; an interrupt cancels only
+ * `cancel` calls (`interruptRun`). Resolves to one outcome per call, in call order; never rejects.
+ */
+async function runCalls(session: Session, calls: readonly RunnableCall[]): Promise<DispatchedCall[]> {
+  const { state, scopes } = session;
+  const batchScope = new CancellationScope();
+  let failedFirst: { callId: string; toolName: string } | undefined;
+  const abortSiblings = (prepared: PreparedCall): void => {
+    if (state.limits.siblingAbort !== 'on-error' || failedFirst !== undefined || calls.length < 2) return;
+    failedFirst = { callId: prepared.callId, toolName: prepared.toolName };
+    batchScope.cancel();
+  };
+  const runOne = async ({ prepared, approved }: RunnableCall): Promise<DispatchedCall> => {
+    const { callId, toolName, interruptBehavior } = prepared;
+    const running = { scope: new CancellationScope(), interrupted: false };
+    scopes.calls.set(callId, running);
+    session.emit({ type: 'tool_started', callId, tool: toolName, interruptBehavior, approved });
+    const { sessionId, turnIndex: turn, interactive } = state;
+    let executed: DispatchedCall;
+    try {
+      const rulesReadOutput = readsOutput(state.rules, toolName);
+      const input = { sessionId, turn, interactive, prepared, approved, rulesReadOutput };
+      const execute = executeToolActivity(prepared);
+      executed = await running.scope.run(() => traced(session, callId, () => execute(input)));
+      if (executed.outcome.type === 'tool-error') abortSiblings(prepared);
+    } catch (error) {
+      const byInterrupt = running.interrupted;
+      const bySibling = !byInterrupt && failedFirst !== undefined && failedFirst.callId !== callId;
+      const cancelledBy = byInterrupt ? 'interrupt' : bySibling ? failedFirst : undefined;
+      executed = await settleFailedCall(session, turn, prepared, error, cancelledBy);
+      if (!byInterrupt && !bySibling && executed.outcome.type === 'tool-error') abortSiblings(prepared);
+    } finally {
+      scopes.calls.delete(callId);
+    }
+    session.emit({ type: 'tool_ended', callId, tool: toolName, outcome: executed.outcome });
+    return executed;
+  };
+  return batchScope.run(() => Promise.all(calls.map(runOne)));
+}
+
+/** The activity that executes one prepared call, with the call's own options (`toolActivityOptions`). */
+function executeToolActivity(prepared: PreparedCall): SessionActivities['executeTool'] {
+  const { local, options } = toolActivityOptions(prepared);
+  return (local ? proxyLocalActivities<SessionActivities>(options) : proxyActivities<SessionActivities>(options))
+    .executeTool;
+}

@@ -1,0 +1,135 @@
+import { setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
+import { narrow } from '../src/rules';
+import type { NarrowResult } from '../src/rules';
+import {
+  maxCarriedTranscriptEntries,
+  maxTranscriptEntries,
+  renderCurrentDetails,
+  sessionSearchAttributes,
+} from '../src/session';
+import type {
+  SessionEvent,
+  SessionEventType,
+  SessionStatusView,
+  TranscriptEntry,
+  TranscriptNote,
+} from '../src/session';
+import { catalogNames } from './session-state';
+import type { SessionState } from './session-state';
+
+/** Something that sees every event once the state has applied it. */
+export type SessionView = (event: SessionEvent, state: SessionState) => void;
+
+/** The human-readable transcript (the `transcript` query): one entry per event worth reading. */
+export interface TranscriptView {
+  readonly onEvent: SessionView;
+  /** The entries this workflow run keeps (at most {@link maxTranscriptEntries}). */
+  entries(): TranscriptEntry[];
+  /** The latest entries, which continue-as-new carries. */
+  carried(): TranscriptEntry[];
+}
+
+/** The transcript as a view of the events, starting from what continue-as-new carried. */
+export function transcriptView(carried: readonly TranscriptEntry[]): TranscriptView {
+  const entries = [...carried];
+  let visible: string[] = [];
+  const note = (state: SessionState, entry: TranscriptNote): void => {
+    entries.push({ ...entry, turn: state.turnIndex });
+    if (entries.length > maxTranscriptEntries) entries.splice(0, entries.length - maxTranscriptEntries);
+  };
+  return {
+    entries: () => entries,
+    carried: () => entries.slice(-maxCarriedTranscriptEntries),
+    onEvent(event, state) {
+      switch (event.type) {
+        case 'run_started':
+          return note(state, { kind: 'user', text: event.message.preview, ref: event.message });
+        case 'tools_narrowed':
+          visible = event.visible;
+          return;
+        case 'model_responded': {
+          const { text, calls, message, shown } = event;
+          return note(state, { kind: 'model', ...(text ? { text } : {}), visible, calls, ref: message, shown });
+        }
+        case 'end_refused':
+        case 'notice':
+          return note(state, { kind: 'notice', text: event.text });
+        case 'verdict': {
+          const { callId, tool, verdict, reasons } = event;
+          return note(state, { kind: 'verdict', callId, tool, verdict, reasons });
+        }
+        case 'approvals_closed':
+          for (const decided of event.decisions) note(state, { kind: 'approval', ...decided });
+          return;
+        case 'results_appended':
+          for (const { callId, tool, isError, code, content, message } of event.results) {
+            note(state, {
+              kind: 'tool',
+              callId,
+              tool,
+              isError,
+              ...(code === undefined ? {} : { code }),
+              content,
+              ...(message ? { ref: message } : {}),
+            });
+          }
+          return;
+        case 'run_ended':
+          return note(state, {
+            kind: 'run-end',
+            reason: event.reason,
+            ...(event.detail === undefined ? {} : { detail: event.detail }),
+          });
+        default:
+          return;
+      }
+    },
+  };
+}
+
+/** The events after which the Temporal UI is brought up to date: those that move the status. */
+const publishedAfter = new Set<SessionEventType>([
+  'model_call_started',
+  'batch_started',
+  'approvals_requested',
+  'approvals_closed',
+  'run_ended',
+  'session_ended',
+]);
+
+/**
+ * The session in the Temporal UI: its search attributes (upserted only when they changed) and a
+ * Markdown summary as the workflow's current details, brought up to date after each event that
+ * moves the status. `publish` shows the state now (a workflow run's first look at it).
+ */
+export function temporalUiView(): { onEvent: SessionView; publish: (state: SessionState) => void } {
+  let upserted: string | undefined;
+  const publish = (state: SessionState): void => {
+    const { status, lastTool, counters, lastRunEnd, run } = state;
+    const pendingApprovals = [...state.pendingApprovals.values()];
+    const values = { status, lastTool, blockedCalls: counters.blockedCalls, pendingApprovals: pendingApprovals.length };
+    const fingerprint = JSON.stringify(values);
+    if (upserted !== fingerprint) upsertSearchAttributes(sessionSearchAttributes(values));
+    upserted = fingerprint;
+    const narrowed = (): NarrowResult => narrow(state.rules, state.ruleState, catalogNames(state));
+    const view = { status, counters, pendingApprovals, lastRunEnd, runInProgress: run.inProgress, narrowed };
+    setCurrentDetails(renderCurrentDetails(view));
+  };
+  return {
+    publish,
+    onEvent(event, state) {
+      if (publishedAfter.has(event.type)) publish(state);
+    },
+  };
+}
+
+/** The answer of the `status` query, and the workflow's result. */
+export function statusView({
+  status,
+  lastRunEnd,
+  lastTool,
+  counters,
+  queuedMessages,
+}: SessionState): SessionStatusView {
+  return { status, lastRunEnd, lastTool, counters: { ...counters }, queuedMessages: queuedMessages.length };
+}

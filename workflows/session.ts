@@ -1,0 +1,92 @@
+import { proxyLocalActivities } from '@temporalio/workflow';
+import type { CancellationScope } from '@temporalio/workflow';
+import { segmentEntries } from '../src/session';
+import type { MessageRef, SessionEvent } from '../src/session';
+import type { ConversationMessage } from '../src/models';
+import type { SessionActivities } from '../activities';
+import { applyEvent } from './session-state';
+import type { SessionState } from './session-state';
+import type { SessionSpans } from './session-spans';
+import type { SessionView, TranscriptView } from './session-views';
+
+/** What runs now and can be cancelled: the model call, and each running tool call. Runtime handles, not state. */
+export interface SessionScopes {
+  model: CancellationScope | undefined;
+  /** By call id; `interrupted` is set when the user's interrupt (not a failing sibling) cancelled the call. */
+  readonly calls: Map<string, { scope: CancellationScope; interrupted: boolean }>;
+}
+
+/** One session as the workflow code holds it. */
+export interface Session {
+  /** Read it anywhere; it changes only through {@link Session.emit}. */
+  readonly state: SessionState;
+  /** Applies `event` to the state (`applyEvent`), then shows it to every view. */
+  emit(event: SessionEvent): void;
+  readonly scopes: SessionScopes;
+  readonly transcript: TranscriptView;
+  /** The span view, when tracing is on. */
+  readonly spans: SessionSpans | undefined;
+}
+
+/** A session over `state`, whose events reach the transcript, `views` (in order) and the spans. */
+export function createSession(
+  state: SessionState,
+  transcript: TranscriptView,
+  views: readonly SessionView[],
+  spans: SessionSpans | undefined,
+): Session {
+  const all = [transcript.onEvent, ...views, ...(spans ? [spans.onEvent] : [])];
+  return {
+    state,
+    transcript,
+    spans,
+    scopes: { model: undefined, calls: new Map() },
+    emit(event) {
+      applyEvent(state, event);
+      for (const view of all) view(event, state);
+    },
+  };
+}
+
+/** Runs `schedule` (which schedules an activity) under the span of `key` when tracing is on. */
+export function traced<T>(session: Session, key: string, schedule: () => T): T {
+  return session.spans ? session.spans.within(key, schedule) : schedule();
+}
+
+// The workflow's side of the content store: it writes messages and seals the conversation log's
+// tail through local activities, whose inputs never enter the history (only the references they return).
+
+/** Writes messages to the content store and returns their references, in order. */
+export function storeMessages(session: Session, messages: ConversationMessage[]): Promise<MessageRef[]> {
+  return contentActivities.storeMessages({ sessionId: session.state.sessionId, messages });
+}
+
+/** Once the log's inline tail is full, seals it into a segment in the content store, so what the workflow holds stays bounded. */
+export async function sealLogIfFull(session: Session): Promise<void> {
+  const { sessionId, log } = session.state;
+  if (log.tail.length < segmentEntries) return;
+  session.emit({ type: 'log_sealed', log: await contentActivities.sealLog({ sessionId, log }) });
+}
+
+/** Stores the queued messages that are still inline text, so continue-as-new carries references only. */
+export async function storeQueuedMessages(session: Session): Promise<void> {
+  for (;;) {
+    const inline = session.state.queuedMessages.filter((queued): queued is string => typeof queued === 'string');
+    if (inline.length === 0) return;
+    const refs = await storeMessages(
+      session,
+      inline.map((text) => ({ role: 'user', text })),
+    );
+    // Messages that arrived while these were stored stay inline for the next round.
+    const stored = inline.flatMap((text, index) => {
+      const message = refs[index];
+      return message ? [{ text, message }] : [];
+    });
+    session.emit({ type: 'messages_stored', stored });
+  }
+}
+
+const contentActivities = proxyLocalActivities<SessionActivities>({
+  startToCloseTimeout: 60_000,
+  retry: { maximumAttempts: 10, initialInterval: 500, backoffCoefficient: 2, maximumInterval: 10_000 },
+});
