@@ -100,8 +100,14 @@ export type {
 } from './models';
 
 // Where sessions' conversations live.
-export { openContentStore, DirectoryContentStore, PostgresContentStore, createExternalStorage } from './store';
-export type { ContentStore, ContentRef } from './store';
+export {
+  openContentStore,
+  DirectoryContentStore,
+  PostgresContentStore,
+  createExternalStorage,
+  encodedContent,
+} from './store';
+export type { ContentStore, ContentRef, EncodedContent, EncodedContentOptions } from './store';
 
 // Workers.
 export { createWorker } from './worker';

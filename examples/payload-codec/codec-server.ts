@@ -3,7 +3,9 @@
  * payload codecs of `codec-module.ts` (the ones the workers use): Temporal's codec server protocol,
  * `POST /encode` and `POST /decode` with `{ "payloads": [{ "metadata": { k: base64 }, "data": base64 }] }`.
  *
- *   CODEC_KEY=… npx tsx examples/payload-codec/codec-server.ts [--port 8888] [--ui-origin http://localhost:8233]
+ *   CODEC_KEY=… npx tsx examples/payload-codec/codec-server.ts [--port 8888] [--ui-origin URL]...
+ *
+ * (`--ui-origin`: where the UI is opened; default `http://localhost:8233` and `http://127.0.0.1:8233`)
  *
  * then give the UI its address: `temporal server start-dev --ui-codec-endpoint http://localhost:8888`,
  * or the UI's Settings → Codec Server. Whoever reaches it can decrypt: keep it on localhost or behind
@@ -45,11 +47,16 @@ async function readBody(request: IncomingMessage): Promise<string> {
 
 /**
  * An HTTP server that encodes and decodes payloads with `payloadCodecs` (in order on encode, in
- * reverse on decode, as Temporal does), answering the CORS preflight of the Web UI at `uiOrigin`.
+ * reverse on decode, as Temporal does), answering the CORS preflight of a Web UI at one of `uiOrigins`.
  */
-export function createCodecServer(payloadCodecs: readonly PayloadCodec[], { uiOrigin }: { uiOrigin: string }): Server {
+export function createCodecServer(
+  payloadCodecs: readonly PayloadCodec[],
+  { uiOrigins }: { uiOrigins: readonly string[] },
+): Server {
   return createServer((request: IncomingMessage, response: ServerResponse) => {
-    response.setHeader('Access-Control-Allow-Origin', uiOrigin);
+    const origin = request.headers.origin;
+    if (origin !== undefined && uiOrigins.includes(origin)) response.setHeader('Access-Control-Allow-Origin', origin);
+    response.setHeader('Vary', 'Origin');
     response.setHeader('Access-Control-Allow-Credentials', 'true');
     response.setHeader('Access-Control-Allow-Methods', 'POST, OPTIONS');
     response.setHeader('Access-Control-Allow-Headers', 'Content-Type, X-Namespace, Authorization');
@@ -80,15 +87,13 @@ if (require.main === module) {
   const { values } = parseArgs({
     options: {
       port: { type: 'string', default: '8888' },
-      'ui-origin': { type: 'string', default: 'http://localhost:8233' },
+      'ui-origin': { type: 'string', multiple: true, default: ['http://localhost:8233', 'http://127.0.0.1:8233'] },
     },
   });
   void import('./codec-module').then(({ payloadCodecs }) => {
-    const server = createCodecServer(payloadCodecs, { uiOrigin: values['ui-origin'] });
+    const server = createCodecServer(payloadCodecs, { uiOrigins: values['ui-origin'] });
     server.listen(Number(values.port), '127.0.0.1', () =>
-      process.stdout.write(
-        `codec server on http://127.0.0.1:${values.port} for the Web UI at ${values['ui-origin']}\n`,
-      ),
+      process.stdout.write(`codec server on http://127.0.0.1:${values.port} for ${values['ui-origin'].join(', ')}\n`),
     );
   });
 }

@@ -294,7 +294,7 @@ describe('a session whose client and worker encrypt with a payload codec', () =>
       expect(markersInText(worker.log(), all)).toEqual([]);
 
       // The codec server decodes for the temporal CLI (and the Web UI) what the server holds.
-      const codecServer = createCodecServer([codec], { uiOrigin: 'http://localhost:8233' });
+      const codecServer = createCodecServer([codec], { uiOrigins: ['http://localhost:8233'] });
       await new Promise<void>((resolve) => codecServer.listen(0, '127.0.0.1', resolve));
       try {
         const endpoint = `http://127.0.0.1:${(codecServer.address() as AddressInfo).port}`;
@@ -325,6 +325,11 @@ describe('a session whose client and worker encrypt with a payload codec', () =>
         });
         expect(preflight.headers.get('access-control-allow-origin')).toBe('http://localhost:8233');
         expect(preflight.headers.get('access-control-allow-headers')).toContain('X-Namespace');
+        const foreign = await fetch(`${endpoint}/decode`, {
+          method: 'OPTIONS',
+          headers: { Origin: 'http://elsewhere.example', 'Access-Control-Request-Method': 'POST' },
+        });
+        expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
       } finally {
         await new Promise((resolve) => codecServer.close(resolve));
       }
