@@ -42,7 +42,7 @@ const parts = {
   devserver: { folder: 'src/devserver', mayImport: ['kernel', 'session'] },
   cli: { folder: 'src/cli', mayImport: ['rules', 'rules-files', 'session', 'store', 'client', 'worker', 'devserver'] },
 };
-const packageRoots = ['src/index.ts', 'src/testing.ts'];
+const packageRoots = ['src/index.ts', 'src/client-entry.ts', 'src/testing.ts'];
 
 /** `import-x/no-restricted-paths` zones: no part it may not import, and no other part's internals. */
 const boundaryZones = [

@@ -7,7 +7,9 @@ import { defineConfig } from 'vitest/config';
  * Web UI in a real browser against a server with its UI on; `consumer` packs the package, installs
  * it into a new project and uses it from there as a user would (it starts its own dev server);
  * `store` runs the content stores against a throwaway PostgreSQL that
- * `test/harness/global-setup-postgres.ts` starts.
+ * `test/harness/global-setup-postgres.ts` starts; `production` runs docker-compose.yml's stack on
+ * this machine (PostgreSQL, the Temporal server built from its Go module, the image's workers) and
+ * injects faults into it.
  */
 /** `toolrail` resolves to the TypeScript sources in the repository (as tsconfig's `paths` says). */
 const resolve = {
@@ -58,6 +60,16 @@ export default defineConfig({
           hookTimeout: 600_000,
           // One fork runs the files one after another: they share one dev server and two cores.
           poolOptions: { forks: { singleFork: true } },
+        },
+      },
+      {
+        resolve,
+        test: {
+          name: 'production',
+          include: ['test/production/**/*.test.ts'],
+          testTimeout: 600_000,
+          // The first run builds the Temporal server from its Go module (minutes; cached afterwards).
+          hookTimeout: 1_200_000,
         },
       },
       {

@@ -90,12 +90,12 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
   };
 
   return {
-    loadCatalog({ tools, revealed, knownVersion }) {
+    async loadCatalog({ tools, revealed, knownVersion }) {
+      // Sources of changing tools (MCP servers) catch up first: a tool list they announced changed is in this turn's catalog.
+      await registry.refresh();
       const catalog = catalogOf(tools, revealed);
       // Most turns find the catalog unchanged: then only its version goes into the history.
-      return Promise.resolve(
-        catalog.version === knownVersion ? { unchanged: true as const, version: catalog.version } : catalog,
-      );
+      return catalog.version === knownVersion ? { unchanged: true as const, version: catalog.version } : catalog;
     },
 
     async callModel({ sessionId, turn, settings, system, log, tools, catalog, interactive }) {

@@ -23,6 +23,7 @@ export type {
   InputValidation,
   PermissionDecision,
   ToolOrigin,
+  ToolSource,
 } from './tools';
 export { ConcurrencyClass } from './dispatch';
 export type { InterruptBehavior, PermissionBehavior } from './dispatch';
@@ -30,8 +31,17 @@ export type { ToolOutcome, ToolErrorOutcome, ToolResultOutcome } from './dispatc
 export { DEFAULT_TOOL_TIMEOUT_MS, DEFAULT_MAX_RESULT_SIZE_CHARS } from './tools';
 
 // The MCP bridge.
-export { connectMcpServer, syncMcpTools, McpServerConnection } from './tools';
-export type { ConnectMcpServerOptions, McpToolList, SkippedMcpTool, McpToolSync, McpTransportOptions } from './tools';
+export { connectMcpServer, syncMcpTools, McpServerConnection, McpServerError } from './tools';
+export type {
+  ConnectMcpServerOptions,
+  McpServerProblem,
+  McpServerStatus,
+  McpToolList,
+  McpToolOptions,
+  SkippedMcpTool,
+  McpToolSync,
+  McpTransportOptions,
+} from './tools';
 
 // Errors and their codes.
 export {
@@ -140,6 +150,7 @@ export type {
   TranscriptEntry,
   PendingApproval,
   RunningCall,
+  UnavailableTool,
   ModelContextView,
 } from './session';
 

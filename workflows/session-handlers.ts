@@ -117,10 +117,13 @@ export function installHandlers(session: Session): void {
       rules: describeRuleState(state.rules, state.ruleState, catalogNames(state)),
       pendingApprovals: [...state.pendingApprovals.values()],
       runningCalls: [...state.running.values()],
+      unavailableTools: state.catalog.tools.flatMap(({ name, unavailable }) =>
+        unavailable === undefined ? [] : [{ toolName: name, reason: unavailable }],
+      ),
     }),
     {
       description:
-        'Rule state: visible tools, every hidden tool with its reasons, sequence positions, forbidden tools, counts, pending approvals and running calls.',
+        'Rule state: visible tools, every hidden tool with its reasons, sequence positions, forbidden tools, counts, pending approvals, running calls and tools that cannot run now (their MCP server is down).',
     },
   );
   setHandler(transcriptQuery, () => session.transcript.entries(), {

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { toolrailSearchAttributes } from '../session';
 import { findTemporalCli } from './find-temporal-cli';
 import type { TemporalCliLocation } from './find-temporal-cli';
@@ -117,6 +116,8 @@ async function startWithSdkDownload(
   options: StartDevServerOptions,
 ): Promise<DevServer> {
   options.onProgress?.(`no Temporal CLI and no Go here: letting the Temporal SDK download CLI ${version}`);
+  // Loaded only here: @temporalio/testing is an optional peer dependency, needed for this fallback alone.
+  const { TestWorkflowEnvironment } = await import('@temporalio/testing');
   const ui = options.ui ?? true;
   const environment = await TestWorkflowEnvironment.createLocal({
     server: {

@@ -30,6 +30,11 @@ export interface CatalogTool {
   /** Old names the tool still answers to; not for the model. */
   readonly aliases: readonly string[];
   readonly flags: CatalogToolFlags;
+  /**
+   * Why the tool cannot run this turn (its MCP server is down), when it cannot; its `description`
+   * then starts with the same reason, so the model reads it too. Absent when the tool can run.
+   */
+  readonly unavailable?: string;
 }
 
 /**

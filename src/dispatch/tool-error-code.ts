@@ -35,6 +35,8 @@ export const ToolErrorCode = {
   INTERRUPTED: 'INTERRUPTED',
   /** The call ran longer than its `timeoutMs`. */
   TIMEOUT: 'TIMEOUT',
+  /** The tool cannot run now (its MCP server is down and being reconnected); the message says why. */
+  TOOL_UNAVAILABLE: 'TOOL_UNAVAILABLE',
 } as const;
 
 /** One of the {@link ToolErrorCode} strings. */

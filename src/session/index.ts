@@ -43,6 +43,7 @@ export type {
   ModelContextView,
   PendingApproval,
   RunningCall,
+  UnavailableTool,
   SessionRuleStateView,
   SessionStatusView,
   TranscriptEntry,

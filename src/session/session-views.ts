@@ -23,11 +23,19 @@ export interface RunningCall {
   interruptBehavior: 'cancel' | 'block';
 }
 
+/** A tool of this turn's catalog that cannot run now (its MCP server is down), and why. */
+export interface UnavailableTool {
+  toolName: string;
+  reason: string;
+}
+
 /** The answer of the `ruleState` query: the engine's view plus what the session is waiting on. */
 export interface SessionRuleStateView {
   rules: RuleStateView;
   pendingApprovals: PendingApproval[];
   runningCalls: RunningCall[];
+  /** Tools of the current turn's catalog that cannot run now, with the reason (also in their descriptions). */
+  unavailableTools: UnavailableTool[];
 }
 
 /** The answer of the `status` query. */

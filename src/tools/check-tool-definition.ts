@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { ConcurrencyClass } from '../dispatch';
 import { ToolDefinitionError } from './errors/tool-definition-error';
+import { nearestName } from './nearest-name';
 import { TOOL_NAME_PATTERN } from './tool-name-pattern';
 import type { ToolDefinition } from './tool-definition';
 
@@ -47,7 +48,8 @@ export function checkToolDefinition<SCHEMA extends z.ZodType, OUTPUT>(
     throw new ToolDefinitionError({ toolName: String(definition.name), problem });
   };
   for (const key of Object.keys(definition)) {
-    if (!definitionKeys.includes(key)) fail(`unknown option "${key}" (did you mean "${nearestKey(key)}"?)`);
+    if (!definitionKeys.includes(key))
+      fail(`unknown option "${key}" (did you mean "${nearestName(key, definitionKeys)}"?)`);
   }
   if (typeof definition.name !== 'string' || !TOOL_NAME_PATTERN.test(definition.name)) {
     fail('the name must be 1 to 64 letters, digits, "_" or "-"');
@@ -94,37 +96,4 @@ export function checkToolDefinition<SCHEMA extends z.ZodType, OUTPUT>(
   ) {
     fail('retry.backoffCoefficient must be at least 1');
   }
-}
-
-/**
- * The valid definition key closest to `key`, case-insensitively: keys that contain it (or that it
- * contains) first, then the smallest edit distance.
- */
-function nearestKey(key: string): string {
-  const wanted = key.toLowerCase();
-  const related = definitionKeys.filter((candidate) => {
-    const lower = candidate.toLowerCase();
-    return lower.includes(wanted) || wanted.includes(lower);
-  });
-  let best = definitionKeys[0] ?? '';
-  let bestDistance = Infinity;
-  for (const candidate of related.length > 0 ? related : definitionKeys) {
-    const distance = editDistance(wanted, candidate.toLowerCase());
-    if (distance < bestDistance) [best, bestDistance] = [candidate, distance];
-  }
-  return best;
-}
-
-/** Levenshtein distance: the fewest single-character insertions, deletions or substitutions. */
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i += 1) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j += 1) {
-      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
-    }
-    previous = current;
-  }
-  return previous[b.length] ?? 0;
 }

@@ -46,9 +46,18 @@ export {
 export { TOOL_NAME_PATTERN } from './tool-name-pattern';
 export type { ToolDefinition } from './tool-definition';
 export { ToolRegistry } from './tool-registry';
-export type { ResolvedTool } from './tool-registry';
+export type { ResolvedTool, ToolSource } from './tool-registry';
 export { MAX_TOOL_SEARCH_RESULTS } from './tool-search/create-tool-search-tool';
 export type { InputValidation, PermissionDecision } from './tool-verdicts';
 // The MCP bridge (src/tools/mcp).
-export { McpServerConnection, connectMcpServer, syncMcpTools } from './mcp';
-export type { ConnectMcpServerOptions, McpToolList, McpToolSync, McpTransportOptions, SkippedMcpTool } from './mcp';
+export { McpServerConnection, McpServerError, connectMcpServer, syncMcpTools } from './mcp';
+export type {
+  ConnectMcpServerOptions,
+  McpServerProblem,
+  McpServerStatus,
+  McpToolList,
+  McpToolOptions,
+  McpToolSync,
+  McpTransportOptions,
+  SkippedMcpTool,
+} from './mcp';

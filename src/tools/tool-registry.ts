@@ -4,6 +4,19 @@ import { isDeferred } from './is-deferred';
 import type { AnyTool } from './tool';
 import { createToolSearchTool } from './tool-search/create-tool-search-tool';
 
+/**
+ * Something that changes a registry's tools while the worker runs (an MCP server whose tool list
+ * changes, or that is reconnected). The registry asks each source to catch up before a turn's catalog
+ * is built (`refresh`), so a change the source has heard of is in the next turn's catalog.
+ */
+export interface ToolSource {
+  /** Brings the source's tools in the registry up to date; resolves when done (never rejects). */
+  refresh(): Promise<void>;
+}
+
+/** How long a catalog waits for the sources of changing tools to catch up, in milliseconds. */
+const SOURCE_REFRESH_TIMEOUT_MS = 10_000;
+
 /** A tool found by name: the registered tool, and whether the name was one of its aliases. */
 export interface ResolvedTool {
   readonly tool: AnyTool;
@@ -21,6 +34,7 @@ export class ToolRegistry {
   readonly #tools = new Map<string, AnyTool>();
   /** alias → name of the registered tool that declared it. */
   readonly #aliases = new Map<string, string>();
+  readonly #sources = new Set<ToolSource>();
 
   constructor(tools: readonly AnyTool[] = []) {
     this.#tools.set(
@@ -80,6 +94,37 @@ export class ToolRegistry {
     this.#tools.delete(name);
     for (const alias of tool.aliases) this.#aliases.delete(alias);
     return true;
+  }
+
+  /** Adds a source of changing tools, asked to catch up at every {@link refresh}. */
+  addSource(source: ToolSource): void {
+    this.#sources.add(source);
+  }
+
+  /** Removes a source added with {@link addSource}; its tools stay until it unregisters them. */
+  removeSource(source: ToolSource): void {
+    this.#sources.delete(source);
+  }
+
+  /**
+   * Lets every source bring its tools up to date (e.g. an MCP server that announced a changed tool
+   * list); the session's catalog activity calls it before each turn's catalog. Waits for each source
+   * at most `timeoutMs` (default 10_000): a source that takes longer catches up in the background
+   * and its change reaches a later catalog. Never rejects.
+   */
+  async refresh({ timeoutMs = SOURCE_REFRESH_TIMEOUT_MS }: { timeoutMs?: number } = {}): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs);
+    });
+    try {
+      await Promise.race([
+        Promise.all([...this.#sources].map((source) => source.refresh().catch(() => undefined))),
+        waited,
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** The tool registered under exactly this name (aliases not considered). */

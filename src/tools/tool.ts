@@ -52,6 +52,12 @@ export interface Tool<INPUT = unknown, OUTPUT = unknown> {
   readonly retry: ToolRetryPolicy | null;
   /** Whether the tool is offered this turn; `false` if the check throws. */
   isEnabled(): boolean;
+  /**
+   * Why the tool cannot run now although it is enabled (an MCP tool whose server is down), or
+   * `undefined` when it can. Read when each turn's catalog is built and when a call is prepared.
+   * Absent: always available.
+   */
+  readonly unavailableReason?: () => string | undefined;
   /** Per-call traits; never throws (a throwing classifier gives the unsafe answer). */
   classify(input: INPUT): ToolCallTraits;
   validateInput(input: INPUT, context: ToolCallContext): Promise<InputValidation>;

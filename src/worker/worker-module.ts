@@ -1,12 +1,14 @@
 import type { ModelAdapter } from '../models';
 import type { ToolHooks, AnyTool } from '../tools';
+import { ToolRegistry } from '../tools';
 
 /**
  * What a module given to `toolrail worker --module FILE` exports (as `default`): the tools the
- * worker serves, and optionally scripted models and tool hooks.
+ * worker serves (a list, or a registry, e.g. one that MCP servers keep their tools in), and
+ * optionally scripted models and tool hooks.
  */
 export interface ToolrailWorkerModule {
-  tools: readonly AnyTool[];
+  tools: readonly AnyTool[] | ToolRegistry;
   scriptedModels?: Readonly<Record<string, ModelAdapter>>;
   hooks?: ToolHooks;
 }
@@ -15,8 +17,11 @@ export interface ToolrailWorkerModule {
 export function readWorkerModule(loaded: unknown, file: string): ToolrailWorkerModule {
   const candidate = (loaded as { default?: unknown }).default ?? loaded;
   const inner = (candidate as { default?: unknown }).default ?? candidate;
-  if (typeof inner !== 'object' || inner === null || !Array.isArray((inner as { tools?: unknown }).tools)) {
-    throw new Error(`${file}: expected a default export { tools: [...], scriptedModels?, hooks? } (see docs/tools.md)`);
+  const tools = typeof inner === 'object' && inner !== null ? (inner as { tools?: unknown }).tools : undefined;
+  if (!Array.isArray(tools) && !(tools instanceof ToolRegistry)) {
+    throw new Error(
+      `${file}: expected a default export { tools: [...] or a ToolRegistry, scriptedModels?, hooks? } (see docs/tools.md)`,
+    );
   }
   return inner as ToolrailWorkerModule;
 }

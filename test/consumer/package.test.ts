@@ -1,5 +1,5 @@
-import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -20,11 +20,43 @@ async function command(file: string, args: string[], cwd: string): Promise<strin
   return stdout;
 }
 
+/** The lowest version of a peer dependency toolrail supports: the floor of its `^` range in package.json. */
+function lowestSupported(name: string): string {
+  const manifest = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
+    peerDependencies: Record<string, string>;
+  };
+  const range = manifest.peerDependencies[name] ?? '';
+  const floor = /^\^(\d+\.\d+\.\d+)$/.exec(range)?.[1];
+  if (!floor) throw new Error(`peer dependency ${name} has no ^X.Y.Z range: ${range}`);
+  return floor;
+}
+
+/** The installed version of a package in `app`. */
+function installedVersion(app: string, name: string): string {
+  return (JSON.parse(readFileSync(path.join(app, 'node_modules', name, 'package.json'), 'utf8')) as { version: string })
+    .version;
+}
+
+const temporalPeers = [
+  'activity',
+  'client',
+  'common',
+  'envconfig',
+  'interceptors-opentelemetry',
+  'proto',
+  'worker',
+  'workflow',
+].map((name) => `@temporalio/${name}`);
+
 /**
  * The package as users get it: `npm pack` (which builds through `prepack`), installed with
- * production dependencies only into a new project outside the repository.
+ * production dependencies only into a new project outside the repository, once with the peer
+ * dependencies npm picks (the newest) and once with the lowest toolrail supports.
  */
-describe('the packed package in a new project', () => {
+describe.each([
+  { peers: 'the newest peer dependencies', lowest: false },
+  { peers: 'the lowest supported peer dependencies', lowest: true },
+])('the packed package in a new project, with $peers', ({ lowest }) => {
   let workDir: string;
   let app: string;
 
@@ -37,11 +69,25 @@ describe('the packed package in a new project', () => {
     await command(npm, ['pack', '--pack-destination', workDir], repoRoot);
     const tarball = readdirSync(workDir).find((name) => name.endsWith('.tgz'));
     if (tarball === undefined) throw new Error('npm pack wrote no tarball');
-    await command(npm, ['install', path.join(workDir, tarball), '--omit=dev', '--no-audit', '--no-fund'], app);
+    const pinned = lowest ? [...temporalPeers, 'zod'].map((name) => `${name}@${lowestSupported(name)}`) : [];
+    await command(
+      npm,
+      ['install', path.join(workDir, tarball), ...pinned, '--omit=dev', '--no-audit', '--no-fund'],
+      app,
+    );
   });
 
   afterAll(() => {
     if (workDir !== undefined) rmSync(workDir, { recursive: true, force: true });
+  });
+
+  it('installs one copy of each Temporal package, at the versions asked for', () => {
+    const versions = temporalPeers.map((name) => installedVersion(app, name));
+    expect(new Set(versions).size).toBe(1);
+    if (lowest) expect(versions[0]).toBe(lowestSupported('@temporalio/client'));
+    if (lowest) expect(installedVersion(app, 'zod')).toBe(lowestSupported('zod'));
+    // None nested under toolrail: the app's Temporal packages are the ones toolrail uses.
+    expect(existsSync(path.join(app, 'node_modules', 'toolrail', 'node_modules', '@temporalio'))).toBe(false);
   });
 
   it('runs a scripted session to its end from a plain-Node ESM script, encrypted by its payload codec, and reads it with the CLI and the codec module', async () => {
@@ -61,6 +107,38 @@ describe('the packed package in a new project', () => {
     expect(result.refused.stderr).toContain('--codec-module FILE or TOOLRAIL_CODEC_MODULE');
     expect(result.storedItems).toBeGreaterThanOrEqual(4);
     expect(result.plaintextInStore).toBe(false);
+  });
+
+  it('starts, follows and approves a session from a plain ESM app holding only toolrail/client, which loads no worker, bundler or test code', async () => {
+    const server = spawn(process.execPath, ['serve-desk.mjs'], { cwd: app, stdio: ['pipe', 'pipe', 'inherit'] });
+    try {
+      const address = await new Promise<string>((resolve, reject) => {
+        let output = '';
+        server.stdout.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          const line = output.split('\n').find((candidate) => candidate.startsWith('{'));
+          if (line) resolve((JSON.parse(line) as { address: string }).address);
+        });
+        server.once('exit', (code) => reject(new Error(`serve-desk.mjs exited with ${String(code)}`)));
+      });
+      const { stdout } = await run(process.execPath, ['client-only.mjs'], {
+        cwd: app,
+        timeout,
+        env: { ...process.env, TEMPORAL_ADDRESS: address },
+      });
+      expect(JSON.parse(stdout.trim().split('\n').at(-1) ?? '')).toEqual({
+        status: 'completed',
+        completed: true,
+        approved: ['refund_order'],
+        lastText: 'ORD-1 is refunded.',
+        forbidden: [],
+        sameClass: true,
+      });
+    } finally {
+      const exited = new Promise((resolve) => server.once('exit', resolve));
+      server.stdin.end();
+      await exited;
+    }
   });
 
   it('typechecks a TypeScript consumer against the shipped types', async () => {
@@ -105,9 +183,17 @@ describe('npm pack --dry-run', () => {
         'dist/src/index.js',
         'dist/src/index.d.ts',
         'dist/src/testing.js',
+        'dist/src/client-entry.js',
+        'dist/src/client-entry.d.ts',
+        'dist/esm/index.mjs',
+        'dist/esm/client.mjs',
+        'dist/esm/client.d.mts',
+        'dist/esm/testing.mjs',
         'dist/workflows/index.js',
       ]),
     );
+    // The examples are built for the image, not shipped.
+    expect(files.filter((file) => file.startsWith('dist/examples/'))).toEqual([]);
     expect(
       files.filter(
         (file) => /(^|\/)(test|fixtures)\/|\.test\.|(^|\/)src\/.*\.ts$/.test(file) && !file.endsWith('.d.ts'),

@@ -1,16 +1,31 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort } from '../../src/devserver/free-port';
 
-/** A throwaway PostgreSQL server: its connection string and how to stop it (removing its directory). */
+/** A throwaway PostgreSQL server: its connection string, how to restart it, and how to stop it (removing its directory). */
 export interface TestPostgres {
   url: string;
   port: number;
+  /** Directory holding `psql` and the server's other programs. */
+  bin: string;
+  /** Stops the server (a fast shutdown: sessions are cut) and starts it again on the same port and data. */
+  restart(): Promise<void>;
   stop(): Promise<void>;
+}
+
+/** Options of {@link startPostgres}. */
+export interface StartPostgresOptions {
+  /** The superuser's name. Defaults to `postgres`. */
+  superuser?: string;
+  /**
+   * The superuser's password. With one, TCP connections must give it (scram-sha-256), as in the
+   * `postgres` container image; without, every connection is trusted.
+   */
+  password?: string;
 }
 
 /** Directory holding `initdb`, `pg_ctl` and `postgres`: PATH first, then `/usr/lib/postgresql/<version>/bin`. */
@@ -39,7 +54,8 @@ const supervisor = path.join(__dirname, '..', '..', 'src', 'devserver', 'supervi
  * server runs in the foreground under the supervisor, so it stops with the test run even when the
  * run is killed; `stop()` shuts it down fast and removes its directory.
  */
-export async function startPostgres(): Promise<TestPostgres> {
+export async function startPostgres(options: StartPostgresOptions = {}): Promise<TestPostgres> {
+  const superuser = options.superuser ?? 'postgres';
   const bin = findPostgresBin();
   const asRoot = process.getuid?.() === 0;
   const dir = mkdtempSync(path.join(os.tmpdir(), 'toolrail-pg-'));
@@ -55,7 +71,7 @@ export async function startPostgres(): Promise<TestPostgres> {
     chownSync(dir, uid, gid);
   }
   let server: ChildProcess | undefined;
-  const stop = async (): Promise<void> => {
+  const shutDown = async (): Promise<void> => {
     if (server !== undefined && server.exitCode === null && server.signalCode === null) {
       const exited = once(server, 'exit');
       // SIGINT is PostgreSQL's fast shutdown; the supervisor passes SIGTERM (a smart shutdown) on.
@@ -63,19 +79,43 @@ export async function startPostgres(): Promise<TestPostgres> {
       server.stdin?.end();
       await exited;
     }
+  };
+  const stop = async (): Promise<void> => {
+    await shutDown();
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    execFileSync(...asPostgres('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']), {
+    const auth = ['--auth=trust'];
+    if (options.password !== undefined) {
+      const passwordFile = path.join(dir, 'password');
+      writeFileSync(passwordFile, `${options.password}\n`);
+      if (asRoot) execFileSync('chown', ['postgres:postgres', passwordFile]);
+      auth.splice(0, 1, '--auth-local=trust', '--auth-host=scram-sha-256', `--pwfile=${passwordFile}`);
+    }
+    execFileSync(...asPostgres('initdb', ['-D', data, '-U', superuser, ...auth, '-E', 'UTF8', '--no-sync']), {
       stdio: 'pipe',
     });
     const port = await freePort();
     const [command, args] = asPostgres('postgres', [
       ...['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-F'],
     ]);
-    server = spawn(process.execPath, [supervisor, command, ...args], { stdio: ['pipe', 'ignore', 'pipe'] });
-    await readyToAcceptConnections(server);
-    return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, port, stop };
+    const start = async (): Promise<void> => {
+      server = spawn(process.execPath, [supervisor, command, ...args], { stdio: ['pipe', 'ignore', 'pipe'] });
+      await readyToAcceptConnections(server);
+    };
+    await start();
+    const credentials =
+      options.password === undefined ? superuser : `${superuser}:${encodeURIComponent(options.password)}`;
+    return {
+      url: `postgres://${credentials}@127.0.0.1:${port}/postgres`,
+      port,
+      bin,
+      restart: async () => {
+        await shutDown();
+        await start();
+      },
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { ToolrailClient } from '../../src/client/toolrail-client';
 import type { ModelAdapter } from '../../src/models/model-adapter';
 import type { AnyTool } from '../../src/tools/tool';
+import type { ToolRegistry } from '../../src/tools/tool-registry';
 import type { ToolHooks } from '../../src/tools/lifecycle/tool-hooks';
 import { createWorker } from '../../src/worker/create-worker';
 import type { ContentStore } from '../../src/store/content-store';
@@ -22,7 +23,8 @@ export interface SessionWorkerScope {
 /** Options of {@link withSessionWorker}. */
 export interface WithSessionWorkerOptions {
   connections: HarnessConnections;
-  tools: readonly AnyTool[];
+  /** The worker's tools, or a registry (e.g. one MCP servers keep their tools in). */
+  tools: readonly AnyTool[] | ToolRegistry;
   scriptedModels?: Record<string, ModelAdapter>;
   hooks?: ToolHooks;
   /** Defaults to a directory store in a temporary directory of this test process. */

@@ -9,7 +9,8 @@ const usage = `Usage: toolrail state SESSION_ID [--json] [connection flags]
 
 Shows a session's rule state (the ruleState query, as the Temporal UI's Queries tab shows it):
 visible tools, hidden tools with their reasons, forbidden tools, counts, sequence positions,
-orchestration steps, pending approvals and running calls.
+orchestration steps, pending approvals, running calls, and tools that cannot run now (their
+MCP server is down) with the reason.
   --json   print the ruleState query's JSON, unchanged
 
 ${connectionFlagsHelp}`;

@@ -10,31 +10,59 @@ import { loadCodecModule } from '../connection/load-codec-module';
 import { reportBadInput } from '../report-bad-input';
 import { importUserModule } from '../import-user-module';
 import { parseCommandArgs } from '../parse-command-args';
+import { checkWorkerHealth, keepHealthFile } from '../worker-health';
 
 const logLevels: readonly LogLevel[] = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'];
 
-const usage = `Usage: toolrail worker --module FILE [--codec-module FILE] [--log-level LEVEL] [connection flags]
+const usage = `Usage: toolrail worker --module FILE [--codec-module FILE] [--log-level LEVEL] [--health-file FILE] [connection flags]
+       toolrail worker --health [--health-file FILE] [connection flags]
 
 Runs a worker that executes toolrail sessions on the task queue, with the tools (and scripted
-models) of FILE, a module whose default export is { tools, scriptedModels?, hooks? }. Start more
+models) of FILE, a module whose default export is { tools, scriptedModels?, hooks? } (tools: a
+list, or a ToolRegistry, e.g. one MCP servers keep their tools in). Start more
 workers on the same task queue to scale out. Ctrl-C drains running tasks and stops.
 With --codec-module (TOOLRAIL_CODEC_MODULE), its payloadCodecs encode the worker's Temporal
 payloads and everything it writes to the content store (TOOLRAIL_CONTENT_STORE).
-  --log-level LEVEL   ${logLevels.join('|')} (TOOLRAIL_LOG_LEVEL, default WARN)
+
+  --log-level LEVEL    ${logLevels.join('|')} (TOOLRAIL_LOG_LEVEL, default WARN)
+  --health-file FILE   keep FILE telling the worker's state, rewritten every 10 s and removed at
+                       shutdown (TOOLRAIL_WORKER_HEALTH_FILE; the container image sets it)
+  --health             check the worker that keeps the health file instead of running one: exits 0
+                       when the file is fresh, its process alive and RUNNING, and the server lists
+                       it polling its task queue for workflow and activity tasks; else exits 1 (a
+                       container health check)
 
 ${connectionFlagsHelp}`;
 
-/** `toolrail worker`: serve sessions with a module's tools. */
+/** `toolrail worker`: serve sessions with a module's tools, or check a running worker's health. */
 export const workerCommand: CliCommand = {
-  summary: 'run a worker with the tools of a module',
+  summary: 'run a worker with the tools of a module (or check its health)',
   async run(argv) {
     const parsed = parseCommandArgs(
       'worker',
       argv,
-      { ...connectionFlags, module: { type: 'string' }, 'log-level': { type: 'string' } },
+      {
+        ...connectionFlags,
+        module: { type: 'string' },
+        'log-level': { type: 'string' },
+        health: { type: 'boolean' },
+        'health-file': { type: 'string' },
+      },
       usage,
     );
     if (!parsed.ok) return parsed.exitCode;
+    const healthFile = parsed.values['health-file'] ?? process.env.TOOLRAIL_WORKER_HEALTH_FILE;
+    if (parsed.values.health) {
+      if (!healthFile) {
+        process.stderr.write('toolrail worker --health: give --health-file FILE or set TOOLRAIL_WORKER_HEALTH_FILE\n');
+        return ExitCode.badInput;
+      }
+      const health = await checkWorkerHealth(path.resolve(healthFile), resolveConnection(parsed.values));
+      (health.healthy ? process.stdout : process.stderr).write(
+        `${health.healthy ? 'healthy' : 'unhealthy'}: ${health.reason}\n`,
+      );
+      return health.healthy ? ExitCode.ok : ExitCode.failure;
+    }
     if (!parsed.values.module) {
       process.stderr.write('toolrail worker: give --module FILE (see --help)\n');
       return ExitCode.badInput;
@@ -63,11 +91,17 @@ export const workerCommand: CliCommand = {
         ...(module.hooks ? { hooks: module.hooks } : {}),
         ...(payloadCodecs.length > 0 ? { workerOptions: { dataConverter: { payloadCodecs } } } : {}),
       });
-      process.stdout.write(
-        `worker: ${module.tools.length} tools on task queue ${settings.taskQueue} at ${settings.address} (namespace ${settings.namespace})${payloadCodecs.length > 0 ? `, ${payloadCodecs.length} payload codec(s)` : ''}; Ctrl-C to stop\n`,
-      );
       // The Temporal runtime shuts its workers down on SIGINT/SIGTERM (draining running tasks).
-      await worker.run();
+      const running = worker.run();
+      const removeHealthFile = healthFile ? keepHealthFile(worker, path.resolve(healthFile)) : undefined;
+      process.stdout.write(
+        `worker: ${('list' in module.tools ? module.tools.list() : module.tools).length} tools on task queue ${settings.taskQueue} at ${settings.address} (namespace ${settings.namespace})${payloadCodecs.length > 0 ? `, ${payloadCodecs.length} payload codec(s)` : ''}; Ctrl-C to stop\n`,
+      );
+      try {
+        await running;
+      } finally {
+        removeHealthFile?.();
+      }
     } finally {
       await connection.close();
     }

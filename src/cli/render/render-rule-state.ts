@@ -91,6 +91,12 @@ export function renderRuleState(sessionId: string, state: SessionRuleStateView, 
       ).map((line) => `  ${line}`),
     );
   }
+  if (state.unavailableTools.length > 0) {
+    lines.push('', 'Unavailable now:');
+    for (const { toolName, reason } of state.unavailableTools) {
+      lines.push(`  ${toolName}: ${reason.split('\n').join('\n    ')}`);
+    }
+  }
   if (state.runningCalls.length > 0) {
     lines.push(
       '',

@@ -1,12 +1,18 @@
 import type { CatalogTool } from '../../dispatch';
+import { describeError } from '../describe-error';
 import { isDeferred } from '../is-deferred';
 import type { AnyTool } from '../tool';
 
-/** The catalog entry of a tool: plain JSON, static facts only. */
+/**
+ * The catalog entry of a tool: plain JSON, static facts, and whether it can run this turn (a tool
+ * that cannot says why, in `unavailable` and at the start of its description).
+ */
 export function toCatalogTool(tool: AnyTool): CatalogTool {
+  const unavailable = unavailableReasonOf(tool);
   return {
     name: tool.name,
-    description: tool.description,
+    description:
+      unavailable === undefined ? tool.description : `[Unavailable now: ${unavailable}]\n\n${tool.description}`,
     inputSchema: tool.inputJsonSchema,
     strictInputSchema: tool.strictInputJsonSchema,
     aliases: [...tool.aliases],
@@ -19,5 +25,15 @@ export function toCatalogTool(tool: AnyTool): CatalogTool {
       maxResultSizeChars: Number.isFinite(tool.maxResultSizeChars) ? tool.maxResultSizeChars : null,
       origin: tool.origin.kind,
     },
+    ...(unavailable === undefined ? {} : { unavailable }),
   };
+}
+
+/** Why a tool cannot run now, or `undefined`; a check that throws counts as its own reason. */
+export function unavailableReasonOf(tool: AnyTool): string | undefined {
+  try {
+    return tool.unavailableReason?.();
+  } catch (error) {
+    return `its availability could not be checked: ${describeError(error)}`;
+  }
 }

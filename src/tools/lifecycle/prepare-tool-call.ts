@@ -2,6 +2,7 @@ import { createToolErrorOutcome, ToolErrorCode } from '../../dispatch';
 import type { PermissionBehavior, PreparedCall, ToolCatalog, ToolIssue, ToolErrorOutcome } from '../../dispatch';
 import { TOOL_SEARCH_NAME } from '../../kernel';
 import { buildToolCatalog } from '../catalog/build-tool-catalog';
+import { unavailableReasonOf } from '../catalog/to-catalog-tool';
 import { describeError } from '../describe-error';
 import type { AnyTool } from '../tool';
 import type { ToolCallContext } from '../tool-context';
@@ -26,7 +27,7 @@ const MAX_LISTED_TOOLS = 40;
 
 /**
  * The first half of the lifecycle, before any human is asked: resolve the name (aliases included),
- * phase 1 schema validation (`INPUT_VALIDATION_ERROR`, with zod's issues), classification, the
+ * refuse a tool that cannot run now (`TOOL_UNAVAILABLE`: its MCP server is down), phase 1 schema validation (`INPUT_VALIDATION_ERROR`, with zod's issues), classification, the
  * interaction check (`USER_INTERACTION_REQUIRED`), phase 2 `validateInput` (`VALIDATION_ERROR`) and
  * phase 3 permission (a non-interactive session turns `ask` into `deny`). Returns the prepared call,
  * or the error outcome of the first phase that failed. Never throws.
@@ -73,6 +74,9 @@ async function prepareOrRefuse({
       `${tool.name} is not loaded yet. Call ${TOOL_SEARCH_NAME} with query "select:${tool.name}" first; it becomes callable on the next turn.`,
     );
   }
+  const down = unavailableReasonOf(tool);
+  if (down !== undefined)
+    return fail(tool.name, ToolErrorCode.TOOL_UNAVAILABLE, `${tool.name} is unavailable: ${down}`);
 
   const parsed = await parseToolArgs(tool, call.args);
   if (!parsed.success) {

@@ -1,4 +1,7 @@
-/** How to reach an MCP server: a child process over stdio, or a streamable HTTP endpoint. */
+/**
+ * How to reach an MCP server: a child process over stdio (started with `command` and `args`, no
+ * shell), or a Streamable HTTP endpoint.
+ */
 export type McpTransportOptions =
   | {
       readonly type: 'stdio';
@@ -7,8 +10,12 @@ export type McpTransportOptions =
       /** Added to the SDK's safe default environment. Default: none. */
       readonly env?: Readonly<Record<string, string>>;
       readonly cwd?: string;
-      /** Where the server's stderr goes. Default: `inherit`. */
-      readonly stderr?: 'inherit' | 'ignore' | 'pipe';
+      /**
+       * Whether the server's stderr is also copied to this process's stderr (`inherit`) or not
+       * (`ignore`). Its last lines are kept either way, for the errors that say why it stopped.
+       * Default: `inherit`.
+       */
+      readonly stderr?: 'inherit' | 'ignore';
     }
   | {
       readonly type: 'streamable-http';

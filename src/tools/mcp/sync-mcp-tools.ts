@@ -1,18 +1,14 @@
-import { describeError } from '../describe-error';
 import type { ToolRegistry } from '../tool-registry';
-import type { McpServerConnection, SkippedMcpTool } from './mcp-server-connection';
-
-/** What a sync changed in the registry. */
-export interface McpToolSync {
-  readonly added: readonly string[];
-  readonly removed: readonly string[];
-  readonly skipped: readonly SkippedMcpTool[];
-}
+import type { McpServerConnection } from './mcp-server-connection';
+import { replaceMcpTools } from './replace-mcp-tools';
+import type { McpToolSync } from './replace-mcp-tools';
 
 /**
- * Replaces a server's tools in the registry with its current list. Call it between turns (never within
- * one: the turn's catalog is already fixed), e.g. when `connection.toolListChanged`. A bridged tool
- * whose name the registry refuses is reported as skipped.
+ * Replaces a server's tools in the registry with its current list, once. A connection made with
+ * `connectMcpServer({ registry })` does this itself whenever the server's tools change or it is
+ * reconnected; call this only for a connection made without one, and only between turns (never within
+ * one: the turn's catalog is already fixed). A bridged tool whose name the registry refuses is
+ * reported as skipped.
  */
 export async function syncMcpTools({
   registry,
@@ -22,24 +18,6 @@ export async function syncMcpTools({
   connection: McpServerConnection;
 }): Promise<McpToolSync> {
   const { tools, skipped } = await connection.listTools();
-  const previous = registry
-    .list()
-    .filter((tool) => tool.origin.kind === 'mcp' && tool.origin.server === connection.name)
-    .map((tool) => tool.name);
-  for (const name of previous) registry.unregister(name);
-  const added: string[] = [];
-  const refused: SkippedMcpTool[] = [];
-  for (const tool of tools) {
-    try {
-      registry.register(tool);
-      added.push(tool.name);
-    } catch (error) {
-      refused.push({ name: tool.origin.kind === 'mcp' ? tool.origin.tool : tool.name, reason: describeError(error) });
-    }
-  }
-  return {
-    added: added.filter((name) => !previous.includes(name)),
-    removed: previous.filter((name) => !added.includes(name)),
-    skipped: [...skipped, ...refused],
-  };
+  const sync = replaceMcpTools(registry, connection.name, tools);
+  return { ...sync, skipped: [...skipped, ...sync.skipped] };
 }

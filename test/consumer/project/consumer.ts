@@ -12,6 +12,12 @@ import {
   type StartSessionOptions,
 } from 'toolrail';
 import { createScriptedModel, startDevServer, textResponse, type DevServer } from 'toolrail/testing';
+import {
+  SessionStatus as WebSessionStatus,
+  ToolrailClient as WebToolrailClient,
+  type SessionHandle as WebSessionHandle,
+  type SessionStatusView,
+} from 'toolrail/client';
 
 export const echo = defineTool({
   name: 'echo',
@@ -36,3 +42,13 @@ export const scripted: CreateWorkerOptions['scriptedModels'] = { chat: createScr
 export const server: Promise<DevServer> = startDevServer({ ui: false });
 export const codes: string[] = [ToolErrorCode.UNKNOWN_TOOL, ModelErrorCode.RATE_LIMITED];
 export const isDefinitionError = (error: unknown): boolean => ToolDefinitionError.isInstance(error);
+
+// The client-only entry: the same classes and types, for an app that only starts and follows sessions.
+export async function approveFirst(session: WebSessionHandle): Promise<SessionStatusView> {
+  const { pendingApprovals } = await session.ruleState();
+  const first = pendingApprovals[0];
+  if (first) await session.approve(first.callId, 'looks right');
+  return session.result();
+}
+export const sameClient: typeof WebToolrailClient = WebToolrailClient;
+export const completed: string = WebSessionStatus.completed;

@@ -6,7 +6,7 @@ describe('ToolErrorCode', () => {
     for (const [key, value] of Object.entries(ToolErrorCode)) expect(value).toBe(key);
   });
 
-  it('keeps the released set of codes', () => {
+  it('keeps the released set of codes (only ever added to)', () => {
     expect(Object.values(ToolErrorCode)).toMatchInlineSnapshot(`
       [
         "UNKNOWN_TOOL",
@@ -25,6 +25,7 @@ describe('ToolErrorCode', () => {
         "SIBLING_ABORTED",
         "INTERRUPTED",
         "TIMEOUT",
+        "TOOL_UNAVAILABLE",
       ]
     `);
   });

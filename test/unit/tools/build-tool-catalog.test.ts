@@ -108,4 +108,22 @@ describe('buildToolCatalog', () => {
       }
     `);
   });
+
+  it('says why a tool cannot run this turn, in its entry and at the start of its description', () => {
+    let down: string | undefined = 'its server exited with code 1';
+    const remote = Object.freeze({ ...make('remote_search'), unavailableReason: () => down });
+    const registry = new ToolRegistry([make('read_file'), remote]);
+    const catalog = buildToolCatalog({ registry });
+    expect(catalog.tools.find((tool) => tool.name === 'remote_search')).toMatchObject({
+      unavailable: 'its server exited with code 1',
+      description: '[Unavailable now: its server exited with code 1]\n\nDoes remote_search.',
+    });
+    expect(catalog.tools.find((tool) => tool.name === 'read_file')).not.toHaveProperty('unavailable');
+    down = undefined;
+    const back = buildToolCatalog({ registry });
+    expect(back.tools.find((tool) => tool.name === 'remote_search')).toMatchObject({
+      description: 'Does remote_search.',
+    });
+    expect(back.version).not.toBe(catalog.version);
+  });
 });

@@ -88,4 +88,42 @@ describe('ToolRegistry', () => {
     const registry = new ToolRegistry([make('zeta'), make('alpha'), make('mid')]);
     expect(registry.list().map((tool) => tool.name)).toEqual(['alpha', 'mid', 'tool_search', 'zeta']);
   });
+
+  it('lets every source catch up on refresh, and a failing source fails nothing', async () => {
+    const registry = new ToolRegistry();
+    const refreshed: string[] = [];
+    const adding = {
+      refresh: () => {
+        refreshed.push('adding');
+        if (registry.get('late') === undefined) registry.register(make('late'));
+        return Promise.resolve();
+      },
+    };
+    const failing = { refresh: () => Promise.reject(new Error('the source broke')) };
+    registry.addSource(adding);
+    registry.addSource(failing);
+    await registry.refresh();
+    expect(registry.get('late')?.name).toBe('late');
+    registry.removeSource(adding);
+    await registry.refresh();
+    expect(refreshed).toEqual(['adding']);
+  });
+
+  it('waits for a slow source only so long; it catches up for a later refresh', async () => {
+    const registry = new ToolRegistry();
+    let finish = (): void => undefined;
+    registry.addSource({
+      refresh: () =>
+        new Promise<void>((resolve) => {
+          finish = () => {
+            registry.register(make('slow'));
+            resolve();
+          };
+        }),
+    });
+    await registry.refresh({ timeoutMs: 10 });
+    expect(registry.get('slow')).toBeUndefined();
+    finish();
+    expect(registry.get('slow')?.name).toBe('slow');
+  });
 });

@@ -226,4 +226,26 @@ describe('prepareToolCall', () => {
     });
     expect(expectError(outcome).code).toBe('UNKNOWN_TOOL');
   });
+
+  it('refuses a tool that cannot run now with the reason, before its arguments or a human are asked', async () => {
+    const registry = sampleRegistry();
+    registry.register(
+      Object.freeze({
+        ...defineTool({
+          name: 'remote_write',
+          description: 'Writes.',
+          inputSchema: z.object({ a: z.string() }),
+          execute: () => '',
+        }),
+        unavailableReason: () => 'its MCP server exited with code 1',
+      }),
+    );
+    const outcome = expectError(
+      await prepareToolCall({ registry, call: { id: 'c', name: 'remote_write', args: {} }, context: interactive }),
+    );
+    expect(outcome).toMatchObject({
+      code: 'TOOL_UNAVAILABLE',
+      message: 'remote_write is unavailable: its MCP server exited with code 1',
+    });
+  });
 });

@@ -113,6 +113,106 @@ describe('mcpToolToTool', () => {
   });
 });
 
+describe('mcpToolToTool: interrupts and approvals', () => {
+  it.each([
+    ['a read-only tool', { readOnlyHint: true }, true, { interruptBehavior: 'cancel', requiresPermission: false }],
+    [
+      'a non-destructive write',
+      { destructiveHint: false },
+      true,
+      { interruptBehavior: 'block', requiresPermission: true },
+    ],
+    ['a tool without annotations', undefined, true, { interruptBehavior: 'block', requiresPermission: true }],
+    [
+      'a read-only tool of an untrusted server',
+      { readOnlyHint: true },
+      false,
+      { interruptBehavior: 'block', requiresPermission: true },
+    ],
+  ])('defaults %s to what its trusted annotations allow', (_label, annotations, trustAnnotations, expected) => {
+    const tool = bridge(annotations === undefined ? {} : { annotations }, trustAnnotations);
+    expect({ interruptBehavior: tool.interruptBehavior, requiresPermission: tool.requiresPermission }).toEqual(
+      expected,
+    );
+  });
+
+  it('takes the interrupt behaviour and the permission it is given over the defaults', () => {
+    const write = mcpToolToTool({
+      serverName: 'kb',
+      descriptor: descriptor({ annotations: { destructiveHint: false } }),
+      callTool: () => Promise.resolve({ content: [] }),
+      interruptBehavior: 'cancel',
+      requiresPermission: false,
+    });
+    expect({ interruptBehavior: write.interruptBehavior, requiresPermission: write.requiresPermission }).toEqual({
+      interruptBehavior: 'cancel',
+      requiresPermission: false,
+    });
+    const read = mcpToolToTool({
+      serverName: 'kb',
+      descriptor: descriptor({ annotations: { readOnlyHint: true } }),
+      callTool: () => Promise.resolve({ content: [] }),
+      interruptBehavior: 'block',
+    });
+    expect(read.interruptBehavior).toBe('block');
+  });
+
+  it('refuses a tool that runs only as an MCP task', () => {
+    expect(() => bridge({ execution: { taskSupport: 'required' } })).toThrow(/runs only as an MCP task/);
+    expect(bridge({ execution: { taskSupport: 'optional' } }).name).toBe('mcp__kb__lookup');
+  });
+
+  it('reports why it is unavailable when its server says so', () => {
+    const server: { down?: string } = {};
+    const tool = mcpToolToTool({
+      serverName: 'kb',
+      descriptor: descriptor(),
+      callTool: () => Promise.resolve({ content: [] }),
+      unavailableReason: () => server.down,
+    });
+    expect(tool.unavailableReason?.()).toBeUndefined();
+    server.down = 'the server exited with code 1';
+    expect(tool.unavailableReason?.()).toBe('the server exited with code 1');
+  });
+});
+
+describe('mcpToolToTool: input schemas as strict as the server declares', () => {
+  const withSchema = (inputSchema: McpToolDescriptor['inputSchema']) => bridge({ inputSchema });
+
+  it('refuses undeclared keys at the root and in declared nested objects, and so qualifies for strict mode', async () => {
+    const tool = withSchema({
+      type: 'object',
+      properties: {
+        key: { type: 'string' },
+        filter: { type: 'object', properties: { field: { type: 'string' } } },
+      },
+      required: ['key'],
+    });
+    expect(tool.inputJsonSchema).toMatchObject({
+      additionalProperties: false,
+      properties: { filter: { additionalProperties: false } },
+    });
+    expect(tool.strictInputJsonSchema).not.toBeNull();
+    expect((await tool.inputSchema.safeParseAsync({ key: 'a', bogus: true })).success).toBe(false);
+    expect((await tool.inputSchema.safeParseAsync({ key: 'a', filter: { field: 'x', extra: 1 } })).success).toBe(false);
+    expect((await tool.inputSchema.safeParseAsync({ key: 'a', filter: { field: 'x' } })).success).toBe(true);
+  });
+
+  it('keeps the keys a schema allows: additionalProperties, and free-form nested objects', async () => {
+    const tool = withSchema({
+      type: 'object',
+      properties: { key: { type: 'string' }, metadata: { type: 'object' } },
+      additionalProperties: { type: 'number' },
+    });
+    expect((await tool.inputSchema.safeParseAsync({ key: 'a', extra: 1, metadata: { any: 'thing' } })).success).toBe(
+      true,
+    );
+    expect((await tool.inputSchema.safeParseAsync({ key: 'a', extra: 'not a number' })).success).toBe(false);
+    // No strict form exists for a schema that allows keys it does not list.
+    expect(tool.strictInputJsonSchema).toBeNull();
+  });
+});
+
 describe('mcpToolName', () => {
   it('prefixes the server and keeps clean names readable', () => {
     expect(mcpToolName('github', 'create_issue')).toBe('mcp__github__create_issue');

@@ -1,0 +1,39 @@
+// `npm run build`: compiles the package (src, workflows, activities) and the examples into dist/
+// with tsconfig.build.json (CommonJS), copies the dev server's supervisor beside its compiled code,
+// and writes dist/esm/: for each entry an ES module that re-exports the CommonJS build, so `import`
+// gets native ES modules and one copy of every class (no dual-package hazard).
+// `--out-dir DIR` builds into DIR instead (the production tier builds the image's dist/ this way,
+// without touching the repository's). The examples import `toolrail` and `toolrail/testing`: the
+// build resolves them to the sources, and at run time Node resolves them to the package itself
+// (a package may import itself by its name through its `exports`).
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const { values } = parseArgs({ options: { 'out-dir': { type: 'string' } } });
+const outDir = path.resolve(root, values['out-dir'] ?? 'dist');
+
+rmSync(outDir, { recursive: true, force: true });
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.build.json'), '--outDir', outDir], {
+  stdio: 'inherit',
+});
+copyFileSync(
+  path.join(root, 'src/devserver/supervise-server.cjs'),
+  path.join(outDir, 'src/devserver/supervise-server.cjs'),
+);
+
+/** The package's entries served to `import` (package.json `exports`), by the CommonJS file each re-exports. */
+const esmEntries = { index: 'src/index.js', client: 'src/client-entry.js', testing: 'src/testing.js' };
+const requireBuilt = createRequire(path.join(outDir, 'package.json'));
+mkdirSync(path.join(outDir, 'esm'), { recursive: true });
+for (const [name, file] of Object.entries(esmEntries)) {
+  // Named, so that the module exports exactly the entry's names (not `__esModule` or `module.exports`).
+  const names = Object.keys(requireBuilt(`./${file}`)).filter((exported) => exported !== '__esModule');
+  writeFileSync(path.join(outDir, 'esm', `${name}.mjs`), `export {\n  ${names.join(',\n  ')},\n} from '../${file}';\n`);
+  writeFileSync(path.join(outDir, 'esm', `${name}.d.mts`), `export * from '../${file}';\n`);
+}

@@ -1,0 +1,61 @@
+/**
+ * `toolrail/client`: what an application that starts, follows and approves sessions needs, and no
+ * more: it loads no Temporal worker, no workflow bundler and no test code, so a web server's route
+ * can hold it. Workers, tools and models are in `toolrail`; the dev server in `toolrail/testing`.
+ * @module
+ */
+
+// The client and the session handle.
+export { ToolrailClient, SessionHandle } from './client';
+export type { StartSessionOptions, SessionListing } from './client';
+
+// The rules a session starts with.
+export { loadRuleSet, loadRuleDocuments } from './rules-files';
+export type { LoadRuleSetOptions, LoadRuleSetResult } from './rules-files';
+export { compileRuleSet, formatDiagnostic } from './rules';
+export type {
+  CompiledRuleSet,
+  CompileRuleSetInput,
+  CompileRuleSetResult,
+  RuleDiagnostic,
+  RuleStateView,
+  Reason,
+} from './rules';
+
+// Where sessions' conversations live: a client reads (and writes large inputs to) the workers' store.
+export { openContentStore, DirectoryContentStore, PostgresContentStore, createExternalStorage } from './store';
+export type { ContentStore, ContentRef } from './store';
+
+// The session's signals, updates, queries, statuses and views, for a plain Temporal client too.
+export {
+  interruptSignal,
+  userMessageSignal,
+  sendUserMessageUpdate,
+  endSessionSignal,
+  approveToolCallUpdate,
+  ruleStateQuery,
+  transcriptQuery,
+  statusQuery,
+  SessionStatus,
+  toolrailSearchAttributes,
+} from './session';
+export type {
+  InterruptInput,
+  UserMessageInput,
+  ApproveToolCallInput,
+  SessionInput,
+  SessionLimits,
+  RunEndReason,
+  SessionRuleStateView,
+  SessionStatusView,
+  TranscriptEntry,
+  PendingApproval,
+  RunningCall,
+  ModelContextView,
+} from './session';
+export type { ModelSettings, ModelProvider } from './models';
+
+// Errors.
+export { ToolrailError } from './kernel';
+export { ContentStoreError } from './store';
+export type { ContentStoreErrorCode } from './store';
