@@ -15,6 +15,7 @@ import { defineConfig } from 'vitest/config';
 const resolve = {
   alias: [
     { find: /^toolrail$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
+    { find: /^toolrail\/client$/, replacement: fileURLToPath(new URL('./src/client-entry.ts', import.meta.url)) },
     { find: /^toolrail\/testing$/, replacement: fileURLToPath(new URL('./src/testing.ts', import.meta.url)) },
   ],
 };
