@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from '@temporalio/client';
+import type { WorkerPlugin } from '@temporalio/worker';
 import { temporal } from '@temporalio/proto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -19,6 +20,7 @@ import { ContentStoreError } from '../../../src/store/content-store-error';
 import { DirectoryContentStore } from '../../../src/store/directory-content-store';
 import { PostgresContentStore, contentTable } from '../../../src/store/postgres-content-store';
 import { bundleSessionWorkflows } from '../../../src/worker/bundle-session-workflows';
+import { createWorker } from '../../../src/worker/create-worker';
 import { runCli } from '../../e2e/support/run-cli';
 import { privateSessionModel, firstMessage, lookUpRecord, secretMarkers } from '../../fixtures/codec/private-session';
 import { connectToHarness, uniqueName } from '../../harness/connect';
@@ -414,6 +416,38 @@ describe('a session whose client and worker encrypt with a payload codec', () =>
       expect(markersInText(worker.log(), all)).toEqual([]);
     } finally {
       await worker.stop();
+      await store.close();
+    }
+  });
+
+  it('encodes the store with the codecs a worker plugin adds to its data converter', async () => {
+    const storeRoot = path.join(workDirectory, 'plugin-store');
+    const store = new DirectoryContentStore(storeRoot);
+    const taskQueue = uniqueName('codec-plugin');
+    const encryption: WorkerPlugin = {
+      name: 'encryption',
+      configureWorker: (options) => ({
+        ...options,
+        dataConverter: { ...options.dataConverter, payloadCodecs: [codec] },
+      }),
+    };
+    const worker = await createWorker({
+      connection: connections.nativeConnection,
+      namespace: connections.namespace,
+      taskQueue,
+      tools: [lookUpRecord],
+      scriptedModels: { 'private-session': privateSessionModel() },
+      contentStore: store,
+      workflowBundle: { code: readFileSync(bundlePath, 'utf8') },
+      workerOptions: { plugins: [encryption] },
+    });
+    try {
+      const { markers } = await worker.runUntil(runPrivateSession(encryptingClient(store, taskQueue), 'codec-plugin'));
+      const files = filesUnder(storeRoot);
+      const encoded = files.filter((bytes) => bytes.subarray(0, 18).toString('latin1') === '\u0000toolrail/payload\n');
+      expect(encoded.length).toBeGreaterThanOrEqual(4);
+      expect(markersInBytes(files, Object.values(markers))).toEqual([]);
+    } finally {
       await store.close();
     }
   });
