@@ -1,18 +1,21 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
+import type { PayloadCodec } from '@temporalio/common';
 import type { ToolCatalog, ToolOutcome } from '../src/dispatch';
-import { TOOL_SEARCH_NAME, previewOf, utf8ByteLength } from '../src/kernel';
-import { isRecordedCall, shouldRetryToolOutcome, toolResultMessage } from '../src/dispatch';
-import type { ModelAdapter, ProposedToolCall, ModelSettings, ConversationMessage } from '../src/models';
+import { TOOL_SEARCH_NAME } from '../src/kernel';
+import { isRecordedCall, shouldRetryToolOutcome } from '../src/dispatch';
+import type { ModelAdapter, ProposedToolCall, ModelSettings } from '../src/models';
 import { ModelError, createModelAdapter, modelErrorToApplicationFailure } from '../src/models';
 import { buildToolCatalog, executePreparedCall, prepareToolCall } from '../src/tools';
 import type { ToolHooks, ToolRegistry } from '../src/tools';
 import { buildModelMessages, resolveContextBudget, createConversationReader } from '../src/conversation';
-import type { PayloadCodec } from '@temporalio/common';
+import { ContentStoreError, encodedContent, readStoreIdentity } from '../src/store';
 import type { ContentStore } from '../src/store';
-import { encodedContent } from '../src/store';
-import type { ExecutedCall, SessionActivities } from './types';
+import type { SessionActivities } from './types';
 import { reportLateToolEnd } from './report-late-tool-end';
 import { readToolCallRecord, writeToolCallRecord } from './tool-call-record';
+import { awaitStore } from './await-store';
+import { checkSessionStore, keepTrying, reportingStoreFailures, storeFailure } from './store-failures';
+import { storeToolResult } from './store-tool-result';
 
 /** What the session activities need from the worker. */
 export interface SessionActivityDependencies {
@@ -21,8 +24,6 @@ export interface SessionActivityDependencies {
   scriptedModels?: ReadonlyMap<string, ModelAdapter>;
   /** Where API keys are read from. Defaults to `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
-  /** Directory oversized tool results are written to. */
-  offloadDirectory: string;
   hooks?: ToolHooks;
   /** How often running activities heartbeat on their own (so cancellations reach them), in ms. Defaults to 1 000. */
   heartbeatIntervalMs?: number;
@@ -39,7 +40,7 @@ export interface SessionActivityDependencies {
   /**
    * Tool results whose rendered text is larger than this are offloaded: the full text stays in the
    * content store and the model reads a preview with its reference. In UTF-8 bytes; defaults to
-   * 262 144 (256 KiB), whatever the tool's `maxResultSizeChars`.
+   * 262 144 (256 KiB), whatever the tool's `maxResultSizeChars` (longer outputs are offloaded too).
    */
   resultOffloadBytes?: number;
   /**
@@ -49,10 +50,10 @@ export interface SessionActivityDependencies {
   toolAbortGraceMs?: number;
 }
 
-/** Outputs larger than this (as JSON, in UTF-8 bytes) reach the workflow as a preview unless the rules read them. */
-const inlineOutputBytes = 8_192;
-/** Characters of an offloaded result the model still reads. */
-const offloadPreviewChars = 2_000;
+/** How long the model call keeps trying to store the model's response when the store fails, in milliseconds. */
+const responseStoreRetryMs = 20_000;
+/** Time kept back at the end of an activity's start-to-close timeout, in milliseconds: it must still complete. */
+const completionMarginMs = 2_000;
 
 /**
  * Builds the activities of the session workflow: the turn's catalog, the model call (which also
@@ -61,7 +62,7 @@ const offloadPreviewChars = 2_000;
  * activity heartbeats while it runs so a cancellation reaches it within the heartbeat throttle.
  */
 export function createSessionActivities(dependencies: SessionActivityDependencies): SessionActivities {
-  const { registry, offloadDirectory, hooks, store } = dependencies;
+  const { registry, hooks, store } = dependencies;
   const heartbeatIntervalMs = dependencies.heartbeatIntervalMs ?? 1_000;
   const resultOffloadBytes = dependencies.resultOffloadBytes ?? 262_144;
   const content = encodedContent(store, {
@@ -98,16 +99,16 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       return catalog.version === knownVersion ? { unchanged: true as const, version: catalog.version } : catalog;
     },
 
-    async callModel({ sessionId, turn, settings, system, log, tools, catalog, interactive }) {
+    async callModel({ sessionId, store: sessionStore, turn, settings, system, log, tools, catalog, interactive }) {
       const context = Context.current();
+      const startedAt = Date.now();
       // The request is built from the content store, within the model's context budget.
       const budgetBytes = resolveContextBudget(settings);
-      const entries = await conversation.readLog(sessionId, log);
-      const { messages, shown } = await buildModelMessages(
-        entries,
-        (refs) => conversation.readMessages(sessionId, refs),
-        { budgetBytes },
-      );
+      const { messages, shown } = await reportingStoreFailures(async () => {
+        await checkSessionStore(store, sessionStore, sessionId);
+        const entries = await conversation.readLog(sessionId, log);
+        return buildModelMessages(entries, (refs) => conversation.readMessages(sessionId, refs), { budgetBytes });
+      });
       const answered = await withHeartbeats(heartbeatIntervalMs, async () => {
         try {
           return await adapterFor(settings).complete(
@@ -134,9 +135,16 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
           }),
         ),
       );
-      const [assistant] = await conversation.storeMessages(sessionId, [
-        { role: 'assistant', ...(response.text ? { text: response.text } : {}), toolCalls: response.toolCalls },
-      ]);
+      // The model answered: a store that fails now is tried again for a while before the answer is given up.
+      const storing = await keepTrying(
+        () =>
+          conversation.storeMessages(sessionId, [
+            { role: 'assistant', ...(response.text ? { text: response.text } : {}), toolCalls: response.toolCalls },
+          ]),
+        Math.min(Date.now() + responseStoreRetryMs, activityDeadline(startedAt)),
+      );
+      if ('error' in storing) throw storeFailure(storing.error);
+      const [assistant] = storing.value;
       if (assistant === undefined) throw new Error('the content store returned no reference for the response');
       const { messages: shownMessages, previewed, omitted, bytes } = shown;
       return {
@@ -147,12 +155,27 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       };
     },
 
-    storeMessages: ({ sessionId, messages }) => conversation.storeMessages(sessionId, messages),
+    storeMessages: ({ sessionId, store: sessionStore, messages }) =>
+      reportingStoreFailures(async () => {
+        await checkSessionStore(store, sessionStore, sessionId);
+        return conversation.storeMessages(sessionId, messages);
+      }),
 
-    sealLog: ({ sessionId, log }) => conversation.sealTail(sessionId, log),
+    sealLog: ({ sessionId, store: sessionStore, log }) =>
+      reportingStoreFailures(async () => {
+        await checkSessionStore(store, sessionStore, sessionId);
+        return conversation.sealTail(sessionId, log);
+      }),
 
-    async executeTool({ sessionId, turn, interactive, prepared, approved, rulesReadOutput }) {
+    identifyStore: () => reportingStoreFailures(() => readStoreIdentity(store)),
+
+    awaitStore: (input) => awaitStore(content, input),
+
+    async executeTool({ sessionId, store: sessionStore, turn, interactive, prepared, approved, rulesReadOutput }) {
       const context = Context.current();
+      const deadline = activityDeadline(Date.now());
+      // A worker with another store refuses the call before it runs (so it may run elsewhere).
+      await reportingStoreFailures(() => checkSessionStore(store, sessionStore, sessionId));
       const afterAbort = reportLateToolEnd({
         callId: prepared.callId,
         toolName: prepared.toolName,
@@ -165,7 +188,6 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
           prepared,
           approved,
           afterAbort: { ...afterAbort, onStillRunning: () => ((stillRunning = true), afterAbort.onStillRunning()) },
-          offload: { directory: offloadDirectory },
           ...(hooks ? { hooks } : {}),
           context: {
             sessionId,
@@ -183,59 +205,67 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       if (shouldRetryToolOutcome({ outcome, prepared, attempt: context.info.attempt })) {
         throw retryFailure(outcome, (dependencies.payloadCodecs?.length ?? 0) > 0);
       }
-      const executed = await storeToolResult(sessionId, outcome, rulesReadOutput);
-      // A call that runs once keeps a record of its outcome, so a completion the server never gets is not lost.
-      if (isRecordedCall(prepared)) {
-        try {
-          await writeToolCallRecord(content, { sessionId, turn, executed });
-        } catch (error) {
+      // The tool ran: from here on no store error fails the call (its result is stored, or reported unstored).
+      const executed = await withHeartbeats(heartbeatIntervalMs, async () => {
+        const result = await storeToolResult({
+          conversation,
+          sessionId,
+          outcome,
+          maxResultSizeChars: registry.get(prepared.toolName)?.maxResultSizeChars ?? Number.POSITIVE_INFINITY,
+          resultOffloadBytes,
+          rulesReadOutput,
+          deadline,
+        });
+        // A call that runs once keeps a record of its outcome, so a completion the server never gets is not lost.
+        if (isRecordedCall(prepared)) {
+          const recorded = await keepTrying(
+            () => writeToolCallRecord(content, { sessionId, turn, executed: result }),
+            deadline,
+          );
           // The outcome still goes to the workflow; only its recovery after a lost completion is off.
-          context.log.warn('could not record the outcome of a tool call', {
-            sessionId,
-            callId: prepared.callId,
-            error: error instanceof Error ? error.message : String(error),
-          });
+          if ('error' in recorded)
+            context.log.warn('could not record the outcome of a tool call', {
+              sessionId,
+              callId: prepared.callId,
+              error: recorded.error.message,
+            });
         }
-      }
+        return result;
+      });
+      if (executed.message === undefined)
+        context.log.warn(
+          `[toolrail] ${prepared.toolName} call ${prepared.callId} ran; its result could not be stored`,
+          {
+            sessionId,
+            error: executed.outcome.type === 'tool-result' ? executed.outcome.storeError : undefined,
+          },
+        );
       return executed;
     },
 
-    async recoverToolCall({ sessionId, turn, callId }) {
-      return { executed: (await readToolCallRecord(content, { sessionId, turn, callId })) ?? null };
-    },
+    recoverToolCall: ({ sessionId, store: sessionStore, turn, callId }) =>
+      reportingStoreFailures(async () => {
+        await checkSessionStore(store, sessionStore, sessionId);
+        try {
+          return { executed: (await readToolCallRecord(content, { sessionId, turn, callId })) ?? null };
+        } catch (error) {
+          // A record that is there but corrupt is never used: the call is reported as one that may or may not have run.
+          if (error instanceof ContentStoreError && error.code === 'CONTENT_CORRUPT')
+            throw ApplicationFailure.nonRetryable(error.message, 'RECORD_UNREADABLE');
+          throw error;
+        }
+      }),
   };
+}
 
-  /**
-   * Stores the result message the model reads and returns what the workflow keeps: the outcome
-   * (its output a preview when it is large and the rules do not read it) and the message's
-   * reference. A result whose text passes `resultOffloadBytes` is offloaded: its full text is stored
-   * on its own and the model reads a preview with the reference, so no tool can push a payload past
-   * the server's limits.
-   */
-  async function storeToolResult(
-    sessionId: string,
-    outcome: ToolOutcome,
-    rulesReadOutput: boolean,
-  ): Promise<ExecutedCall> {
-    const full = toolResultMessage(outcome);
-    const fullBytes = utf8ByteLength(full.content);
-    let message: ConversationMessage = full;
-    if (fullBytes > resultOffloadBytes) {
-      const [stored] = await conversation.storeMessages(sessionId, [full]);
-      const preview = previewOf(full.content, offloadPreviewChars);
-      const notice = `Output too large (${fullBytes} bytes): the full output is stored in this session's content store as ${stored?.key ?? 'unknown'}.\nPreview (first ${preview.length} characters):\n${preview}`;
-      message = { ...full, content: notice };
-    }
-    const [ref] = await conversation.storeMessages(sessionId, [message]);
-    if (ref === undefined) throw new Error('the content store returned no reference for the tool result');
-    if (outcome.type === 'tool-error') return { outcome, message: ref };
-    const outputText = typeof outcome.output === 'string' ? outcome.output : JSON.stringify(outcome.output);
-    const outputBytes = utf8ByteLength(outputText);
-    const keep = outputBytes <= inlineOutputBytes || (rulesReadOutput && fullBytes <= resultOffloadBytes);
-    return keep
-      ? { outcome, message: ref }
-      : { outcome: { ...outcome, output: previewOf(outputText, offloadPreviewChars) }, message: ref };
-  }
+/**
+ * When the current activity attempt, started at `startedAt` (epoch milliseconds), must complete by:
+ * its start-to-close timeout, less a margin.
+ */
+function activityDeadline(startedAt: number): number {
+  const { info } = Context.current();
+  const timeout = info.startToCloseTimeoutMs > 0 ? info.startToCloseTimeoutMs : 60_000;
+  return startedAt + timeout - completionMarginMs;
 }
 
 /**

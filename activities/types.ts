@@ -1,6 +1,17 @@
 import type { PreparedCall, ToolCatalog, ToolErrorOutcome, ToolOutcome } from '../src/dispatch';
 import type { ConversationLog, MessageRef } from '../src/session';
 import type { ConversationMessage, ModelResponse, ModelToolSpec, ModelSettings } from '../src/models';
+import type { StoreIdentity } from '../src/store';
+
+/**
+ * What every activity that touches the content store is given: the session, and the identity of
+ * its store (recorded when it started; sessions started before toolrail recorded it have none). A
+ * worker whose store has another identity refuses the activity (`STORE_MISMATCH`).
+ */
+export interface SessionStoreInput {
+  sessionId: string;
+  store?: StoreIdentity;
+}
 
 /** Input of {@link SessionActivities.loadCatalog}. */
 export interface LoadCatalogInput {
@@ -17,8 +28,7 @@ export interface LoadCatalogInput {
 export type LoadCatalogResult = ToolCatalog | { unchanged: true; version: string };
 
 /** Input of {@link SessionActivities.callModel}. */
-export interface CallModelInput {
-  sessionId: string;
+export interface CallModelInput extends SessionStoreInput {
   turn: number;
   settings: ModelSettings;
   system?: string;
@@ -55,28 +65,32 @@ export interface CallModelResult {
 }
 
 /** Input of {@link SessionActivities.storeMessages}. */
-export interface StoreMessagesInput {
-  sessionId: string;
+export interface StoreMessagesInput extends SessionStoreInput {
   messages: ConversationMessage[];
 }
 
 /** Input of {@link SessionActivities.sealLog}. */
-export interface SealLogInput {
-  sessionId: string;
+export interface SealLogInput extends SessionStoreInput {
   log: ConversationLog;
 }
 
 /** What {@link SessionActivities.executeTool} returns: the outcome for the rules, and the result message, stored. */
 export interface ExecutedCall {
-  /** The outcome; a result's `output` is a preview when it is large and the rules do not read it. */
+  /**
+   * The outcome; a result's `output` is a preview when it is large and the rules do not read it, or
+   * when it could not be stored (then `storeError` says why).
+   */
   outcome: ToolOutcome;
-  /** The tool result message the model reads (the full rendered output, or its offload notice). */
-  message: MessageRef;
+  /**
+   * The tool result message the model reads (the full rendered output, or its offload notice), as
+   * stored; absent when the content store stayed unavailable for the rest of the call's time (the
+   * workflow then stores the message it renders from `outcome`, once the store is back).
+   */
+  message?: MessageRef;
 }
 
 /** Input of {@link SessionActivities.executeTool}. */
-export interface ExecuteToolInput {
-  sessionId: string;
+export interface ExecuteToolInput extends SessionStoreInput {
   prepared: PreparedCall;
   /** Whether a human approved this call (its permission was `ask`). */
   approved: boolean;
@@ -88,8 +102,7 @@ export interface ExecuteToolInput {
 }
 
 /** Input of {@link SessionActivities.recoverToolCall}: the call, by its idempotency key's parts. */
-export interface RecoverToolCallInput {
-  sessionId: string;
+export interface RecoverToolCallInput extends SessionStoreInput {
   turn: number;
   callId: string;
 }
@@ -97,6 +110,18 @@ export interface RecoverToolCallInput {
 /** What {@link SessionActivities.recoverToolCall} found: the call's outcome as its activity recorded it, or `null`. */
 export interface RecoveredToolCall {
   executed: ExecutedCall | null;
+}
+
+/** Input of {@link SessionActivities.awaitStore}. */
+export interface AwaitStoreInput extends SessionStoreInput {
+  /** Wait until this content of the session is back (restored); without it, until the store takes writes. */
+  key?: string;
+  /** Pause before the first check, in milliseconds. */
+  firstCheckAfterMs: number;
+  /** Pause between checks, in milliseconds. */
+  intervalMs: number;
+  /** How long to keep checking before reporting that the store is still not back, in milliseconds. */
+  roundMs: number;
 }
 
 /** The activities a session workflow calls; the worker builds them with `createSessionActivities`. */
@@ -118,4 +143,13 @@ export interface SessionActivities {
   storeMessages(input: StoreMessagesInput): Promise<MessageRef[]>;
   /** Seals the log's tail into a segment in the content store; returns the log with the new head and an empty tail. */
   sealLog(input: SealLogInput): Promise<ConversationLog>;
+  /** The identity of this worker's content store, which the session records when it starts. */
+  identifyStore(input: SessionStoreInput): Promise<StoreIdentity>;
+  /**
+   * Resolves once the session's store is back: it takes writes again (or holds `key` again, whole),
+   * and is this worker's. Checks every `intervalMs`; rejects with the store's failure when `roundMs`
+   * passed without it (the workflow then shows the newest error and asks again), or at once with
+   * `STORE_MISMATCH` (retried by Temporal, so a worker with the session's store takes it).
+   */
+  awaitStore(input: AwaitStoreInput): Promise<void>;
 }

@@ -268,7 +268,7 @@ function countingStore(
     putRecord: (sessionId: string, name: string, bytes: Uint8Array) => store.putRecord(sessionId, name, bytes),
     getRecord: (sessionId: string, name: string) => store.getRecord(sessionId, name),
     deleteSession: (sessionId: string) => store.deleteSession(sessionId),
-    deleteSessionsOlderThan: (before: Date) => store.deleteSessionsOlderThan(before),
+    listSessions: () => store.listSessions(),
     close: () => store.close(),
   };
   return counted;

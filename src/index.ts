@@ -116,8 +116,16 @@ export {
   PostgresContentStore,
   createExternalStorage,
   encodedContent,
+  readStoreIdentity,
 } from './store';
-export type { ContentStore, ContentRef, EncodedContent, EncodedContentOptions } from './store';
+export type {
+  ContentStore,
+  ContentRef,
+  EncodedContent,
+  EncodedContentOptions,
+  StoreIdentity,
+  StoredSession,
+} from './store';
 
 // Workers.
 export { createWorker } from './worker';
@@ -130,6 +138,8 @@ export type { ToolrailWorkerModule } from './worker';
 export { ToolrailClient } from './client';
 export type { StartSessionOptions, SessionListing } from './client';
 export { SessionHandle } from './client';
+export { pruneSessions } from './client';
+export type { PruneReport, PruneSessionsOptions, PrunedSession } from './client';
 // The session's signals, updates and queries, for a plain Temporal client.
 export {
   interruptSignal,
@@ -144,6 +154,8 @@ export {
 export type { InterruptInput, UserMessageInput, ApproveToolCallInput } from './session';
 export type { SessionInput, SessionLimits, SiblingAbort } from './session';
 export type { RunEndReason } from './session';
+export { StoreFailureType } from './session';
+export type { StoreProblem } from './session';
 export type {
   SessionRuleStateView,
   SessionStatusView,

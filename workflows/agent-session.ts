@@ -1,10 +1,17 @@
 import { ApplicationFailure, allHandlersFinished, condition, continueAsNew, workflowInfo } from '@temporalio/workflow';
 import { initialRuleState } from '../src/rules';
 import type { CompiledRuleSet } from '../src/rules';
-import { beginTurnInProgress, carriedTurn, freshCarriedState, resolveSessionLimits } from '../src/session';
+import {
+  beginTurnInProgress,
+  carriedTurn,
+  freshCarriedState,
+  initialStoreState,
+  resolveSessionLimits,
+} from '../src/session';
 import type { CarriedSessionState, ResolvedSessionLimits, SessionInput, SessionStatusView } from '../src/session';
 import { utf8ByteLength } from '../src/kernel';
 import { createSession, sealLogIfFull, storeMessages, storeQueuedMessages } from './session';
+import { recordSessionStore } from './wait-for-store';
 
 import type { Session } from './session';
 import { installHandlers } from './session-handlers';
@@ -26,6 +33,7 @@ export async function agentSession(input: SessionInput): Promise<SessionStatusVi
   const session = openSession(input);
   const { state } = session;
   try {
+    await recordSessionStore(session);
     if (state.run.inProgress) await runTurns(session);
     for (;;) {
       if (state.queuedMessages.length === 0) {
@@ -64,6 +72,10 @@ function openSession(input: SessionInput): Session {
   installHandlers(session);
   if (input.carried === undefined && input.firstMessage !== undefined)
     session.emit({ type: 'message_received', text: input.firstMessage, via: 'start' });
+  else if (input.carried === undefined && input.firstMessageRef !== undefined) {
+    const message = input.firstMessageRef;
+    session.emit({ type: 'message_received', text: message.preview, via: 'start', message });
+  }
   if (!state.run.inProgress) ui.publish(state);
   return session;
 }
@@ -103,6 +115,7 @@ function createSessionState(
     running: new Map(),
     interrupt: undefined,
     endRequested: false,
+    store: initialStoreState(carried.store),
   };
 }
 
@@ -160,7 +173,7 @@ async function continueAsNewIfDue(session: Session): Promise<void> {
   await condition(allHandlersFinished);
   await storeQueuedMessages(session);
   session.emit({ type: 'continued_as_new' });
-  const { firstMessage: _firstMessage, carried: _carried, ...next } = state.input;
+  const { firstMessage: _firstMessage, firstMessageRef: _firstMessageRef, carried: _carried, ...next } = state.input;
   // The caller's rule set, unchanged: the limit above is derived from it again in the next run.
   await continueAsNew<typeof agentSession>({ ...next, carried: carriedState(state, session.transcript.carried()) });
 }
@@ -188,5 +201,6 @@ function carriedState(state: SessionState, transcript: CarriedSessionState['tran
     runInProgress: state.run.inProgress,
     turnsInRun: state.run.turns,
     ...(turn === undefined ? {} : { turn: carriedTurn(turn) }),
+    ...(state.store.identity === undefined ? {} : { store: state.store.identity }),
   };
 }

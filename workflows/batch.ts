@@ -12,7 +12,7 @@ import type { PreparedCall, UnapprovedDecision } from '../src/dispatch';
 import { approveToolCallUpdate, checkApproveToolCallInput } from '../src/session';
 import type { ApproveToolCallInput, DispatchedCall } from '../src/session';
 import type { SessionActivities } from '../activities';
-import { traced } from './session';
+import { storeOf, traced, withStore } from './session';
 import type { Session } from './session';
 import type { SessionState } from './session-state';
 import { catalogNames } from './session-state';
@@ -221,9 +221,11 @@ async function runCalls(session: Session, calls: readonly RunnableCall[]): Promi
     let executed: DispatchedCall;
     try {
       const rulesReadOutput = readsOutput(state.rules, toolName);
-      const input = { sessionId, turn, interactive, prepared, approved, rulesReadOutput };
+      const input = { sessionId, ...storeOf(state), turn, interactive, prepared, approved, rulesReadOutput };
       const execute = executeToolActivity(prepared);
-      executed = await running.scope.run(() => traced(session, callId, () => execute(input)));
+      // A store failure of the tool activity means the call did not run: it runs once the store is back.
+      const run = () => withStore(session, () => traced(session, callId, () => execute(input)));
+      executed = await running.scope.run(run);
       if (executed.outcome.type === 'tool-error') abortSiblings(prepared);
     } catch (error) {
       const byInterrupt = running.interrupted;

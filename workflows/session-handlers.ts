@@ -17,7 +17,7 @@ import { installApprovals } from './batch';
 import type { Session } from './session';
 import type { SessionState } from './session-state';
 import { catalogNames } from './session-state';
-import { statusView } from './session-views';
+import { currentStoreProblem, statusView } from './session-views';
 
 /**
  * Acts on a user interrupt at once: cancels the model call in flight and every running call whose
@@ -113,17 +113,21 @@ export function installHandlers(session: Session): void {
   installApprovals(session);
   setHandler(
     ruleStateQuery,
-    () => ({
-      rules: describeRuleState(state.rules, state.ruleState, catalogNames(state)),
-      pendingApprovals: [...state.pendingApprovals.values()],
-      runningCalls: [...state.running.values()],
-      unavailableTools: state.catalog.tools.flatMap(({ name, unavailable }) =>
-        unavailable === undefined ? [] : [{ toolName: name, reason: unavailable }],
-      ),
-    }),
+    () => {
+      const storeProblem = currentStoreProblem(state);
+      return {
+        rules: describeRuleState(state.rules, state.ruleState, catalogNames(state)),
+        pendingApprovals: [...state.pendingApprovals.values()],
+        runningCalls: [...state.running.values()],
+        unavailableTools: state.catalog.tools.flatMap(({ name, unavailable }) =>
+          unavailable === undefined ? [] : [{ toolName: name, reason: unavailable }],
+        ),
+        ...(storeProblem === undefined ? {} : { storeProblem }),
+      };
+    },
     {
       description:
-        'Rule state: visible tools, every hidden tool with its reasons, sequence positions, forbidden tools, counts, pending approvals, running calls and tools that cannot run now (their MCP server is down).',
+        'Rule state: visible tools, every hidden tool with its reasons, sequence positions, forbidden tools, counts, pending approvals, running calls, tools that cannot run now (their MCP server is down), and why the session waits for its content store while it does.',
     },
   );
   setHandler(transcriptQuery, () => session.transcript.entries(), {
@@ -132,7 +136,7 @@ export function installHandlers(session: Session): void {
   });
   setHandler(statusQuery, () => statusView(state), {
     description:
-      'Status (idle, thinking, running_tools, awaiting_approval, completed, failed), counters and why the last run ended.',
+      'Status (idle, thinking, running_tools, awaiting_approval, waiting_for_store, completed, failed), counters, why the last run ended, the content store and, while the session waits for it, why.',
   });
 }
 

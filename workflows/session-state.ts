@@ -2,7 +2,7 @@ import { beginTurn, endRun, record, startRun } from '../src/rules';
 import type { CompiledRuleSet, RuleState } from '../src/rules';
 import { readRevealedTools } from '../src/dispatch';
 import type { ToolCatalog } from '../src/dispatch';
-import { appendToLog, beginTurnInProgress, settleTurnCalls } from '../src/session';
+import { appendToLog, beginTurnInProgress, foldStoreEvent, settleTurnCalls } from '../src/session';
 import type {
   ConversationLog,
   DispatchedCall,
@@ -15,6 +15,7 @@ import type {
   SessionEvent,
   SessionInput,
   SessionStatus,
+  SessionStoreState,
   TurnInProgress,
 } from '../src/session';
 
@@ -63,6 +64,8 @@ export interface SessionState {
   /** A pending interrupt, until the run has acted on it. */
   readonly interrupt: { message?: string } | undefined;
   readonly endRequested: boolean;
+  /** The content store: its identity, and the operations that wait for it now (`foldStoreEvent`). */
+  readonly store: SessionStoreState;
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
@@ -77,7 +80,7 @@ export function applyEvent(state: SessionState, event: SessionEvent): void {
   const counters = s.counters as Mutable<SessionCounters>;
   switch (event.type) {
     case 'message_received':
-      s.queuedMessages = [...s.queuedMessages, event.text];
+      s.queuedMessages = [...s.queuedMessages, event.message ?? event.text];
       return;
     case 'messages_stored': {
       const refs = new Map(event.stored.map(({ text, message }) => [text, message]));
@@ -201,6 +204,11 @@ export function applyEvent(state: SessionState, event: SessionEvent): void {
       return;
     case 'session_ended':
       s.status = event.status;
+      return;
+    case 'store_identified':
+    case 'store_waiting':
+    case 'store_back':
+      ({ store: s.store, status: s.status } = foldStoreEvent(s.store, s.status, event));
       return;
     case 'tools_narrowed':
     case 'model_call_failed':

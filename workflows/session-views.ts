@@ -11,6 +11,7 @@ import type {
   SessionEvent,
   SessionEventType,
   SessionStatusView,
+  StoreProblem,
   TranscriptEntry,
   TranscriptNote,
 } from '../src/session';
@@ -74,6 +75,15 @@ export function transcriptView(carried: readonly TranscriptEntry[]): TranscriptV
             });
           }
           return;
+        case 'store_waiting':
+          // Once per wait: when it begins (its later problems are in the status, not the transcript).
+          if (event.problem.retries > 0) return;
+          return note(state, {
+            kind: 'notice',
+            text: `[toolrail] waiting for the content store: ${event.problem.message}`,
+          });
+        case 'store_back':
+          return note(state, { kind: 'notice', text: '[toolrail] the content store is back: the session goes on' });
         case 'run_ended':
           return note(state, {
             kind: 'run-end',
@@ -95,6 +105,8 @@ const publishedAfter = new Set<SessionEventType>([
   'approvals_closed',
   'run_ended',
   'session_ended',
+  'store_waiting',
+  'store_back',
 ]);
 
 /**
@@ -112,8 +124,9 @@ export function temporalUiView(): { onEvent: SessionView; publish: (state: Sessi
     if (upserted !== fingerprint) upsertSearchAttributes(sessionSearchAttributes(values));
     upserted = fingerprint;
     const narrowed = (): NarrowResult => narrow(state.rules, state.ruleState, catalogNames(state));
+    const storeProblem = currentStoreProblem(state);
     const view = { status, counters, pendingApprovals, lastRunEnd, runInProgress: run.inProgress, narrowed };
-    setCurrentDetails(renderCurrentDetails(view));
+    setCurrentDetails(renderCurrentDetails(storeProblem ? { ...view, storeProblem } : view));
   };
   return {
     publish,
@@ -123,13 +136,22 @@ export function temporalUiView(): { onEvent: SessionView; publish: (state: Sessi
   };
 }
 
-/** The answer of the `status` query, and the workflow's result. */
-export function statusView({
-  status,
-  lastRunEnd,
-  lastTool,
-  counters,
-  queuedMessages,
-}: SessionState): SessionStatusView {
-  return { status, lastRunEnd, lastTool, counters: { ...counters }, queuedMessages: queuedMessages.length };
+/** The answer of the `status` query, and the workflow's result: with the session's store, and why it waits for it. */
+export function statusView(state: SessionState): SessionStatusView {
+  const { status, lastRunEnd, lastTool, counters, queuedMessages, store } = state;
+  const storeProblem = currentStoreProblem(state);
+  return {
+    status,
+    lastRunEnd,
+    lastTool,
+    counters: { ...counters },
+    queuedMessages: queuedMessages.length,
+    ...(store.identity === undefined ? {} : { store: store.identity }),
+    ...(storeProblem === undefined ? {} : { storeProblem }),
+  };
+}
+
+/** Why the session waits for its content store now (the newest problem of the operations that wait), if it does. */
+export function currentStoreProblem(state: SessionState): StoreProblem | undefined {
+  return [...state.store.waits.values()].at(-1);
 }

@@ -1,13 +1,15 @@
-import { proxyLocalActivities } from '@temporalio/workflow';
 import type { CancellationScope } from '@temporalio/workflow';
 import { segmentEntries } from '../src/session';
 import type { MessageRef, SessionEvent } from '../src/session';
 import type { ConversationMessage } from '../src/models';
-import type { SessionActivities } from '../activities';
 import { applyEvent } from './session-state';
 import type { SessionState } from './session-state';
 import type { SessionSpans } from './session-spans';
 import type { SessionView, TranscriptView } from './session-views';
+import { contentWrites, storeOf } from './wait-for-store';
+
+// Every content-store operation of the session waits for the store while it fails (`wait-for-store.ts`).
+export { storeOf, withStore } from './wait-for-store';
 
 /** What runs now and can be cancelled: the model call, and each running tool call. Runtime handles, not state. */
 export interface SessionScopes {
@@ -54,18 +56,22 @@ export function traced<T>(session: Session, key: string, schedule: () => T): T {
 }
 
 // The workflow's side of the content store: it writes messages and seals the conversation log's
-// tail through local activities, whose inputs never enter the history (only the references they return).
+// tail through local activities, whose inputs never enter the history (only the references they
+// return); while the store fails, the session waits for it.
 
 /** Writes messages to the content store and returns their references, in order. */
 export function storeMessages(session: Session, messages: ConversationMessage[]): Promise<MessageRef[]> {
-  return contentActivities.storeMessages({ sessionId: session.state.sessionId, messages });
+  const { state } = session;
+  return contentWrites(session).storeMessages({ sessionId: state.sessionId, ...storeOf(state), messages });
 }
 
 /** Once the log's inline tail is full, seals it into a segment in the content store, so what the workflow holds stays bounded. */
 export async function sealLogIfFull(session: Session): Promise<void> {
-  const { sessionId, log } = session.state;
+  const { state } = session;
+  const { sessionId, log } = state;
   if (log.tail.length < segmentEntries) return;
-  session.emit({ type: 'log_sealed', log: await contentActivities.sealLog({ sessionId, log }) });
+  const sealed = await contentWrites(session).sealLog({ sessionId, ...storeOf(state), log });
+  session.emit({ type: 'log_sealed', log: sealed });
 }
 
 /** Stores the queued messages that are still inline text, so continue-as-new carries references only. */
@@ -85,8 +91,3 @@ export async function storeQueuedMessages(session: Session): Promise<void> {
     session.emit({ type: 'messages_stored', stored });
   }
 }
-
-const contentActivities = proxyLocalActivities<SessionActivities>({
-  startToCloseTimeout: 60_000,
-  retry: { maximumAttempts: 10, initialInterval: 500, backoffCoefficient: 2, maximumInterval: 10_000 },
-});

@@ -3,6 +3,7 @@ import { mayHaveLostCompletion, outcomeFromActivityFailure } from '../src/dispat
 import type { PreparedCall } from '../src/dispatch';
 import type { DispatchedCall } from '../src/session';
 import type { SessionActivities } from '../activities';
+import { storeOf, withStore } from './session';
 import type { Session } from './session';
 
 /**
@@ -42,10 +43,12 @@ async function recoverLostCompletion(
   if (!patched(recoverLostCompletionsPatch)) return { outcome: outcomeFromActivityFailure(prepared, error, undefined) };
   const { sessionId } = session.state;
   const { callId, toolName } = prepared;
+  const input = { sessionId, ...storeOf(session.state), turn, callId };
   let executed: DispatchedCall | null;
   try {
+    // An unavailable store is waited for: the record may be there once it is back.
     ({ executed } = await CancellationScope.nonCancellable(() =>
-      recordActivities.recoverToolCall({ sessionId, turn, callId }),
+      withStore(session, () => recordActivities.recoverToolCall(input)),
     ));
   } catch {
     return { outcome: outcomeFromActivityFailure(prepared, error, undefined, 'failed') };

@@ -14,7 +14,7 @@ import { previewOf } from '../src/kernel';
 import type { ModelToolSpec } from '../src/models';
 import type { CallModelResult, SessionActivities } from '../activities';
 import { runBatch } from './batch';
-import { sealLogIfFull, storeMessages, traced } from './session';
+import { sealLogIfFull, storeMessages, storeOf, traced, withStore } from './session';
 
 import type { Session } from './session';
 import { catalogNames } from './session-state';
@@ -165,6 +165,7 @@ async function callModelInterruptibly(
     const { callModel } = modelActivities(state.limits.modelTimeoutMs);
     const input = {
       sessionId: state.sessionId,
+      ...storeOf(state),
       turn: state.turnIndex,
       settings: state.input.model,
       ...(state.input.systemPrompt ? { system: state.input.systemPrompt } : {}),
@@ -173,7 +174,8 @@ async function callModelInterruptibly(
       catalog,
       interactive: state.interactive,
     };
-    return await scope.run(() => traced(session, 'model', () => callModel(input)));
+    // The model call reads the conversation from the content store: while the store fails, it waits (an interrupt still ends it).
+    return await scope.run(() => withStore(session, () => traced(session, 'model', () => callModel(input))));
   } catch (error) {
     if (isCancellation(error) && state.interrupt) return { interrupted: true };
     const cause = error instanceof ActivityFailure ? error.cause : error;

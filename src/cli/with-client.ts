@@ -4,6 +4,7 @@ import { codecModuleEnv, loadCodecModule } from './connection/load-codec-module'
 import { openClient } from './connection/open-client';
 import type { OpenClient } from './connection/open-client';
 import { resolveConnection } from './connection/resolve-connection';
+import { sessionCommandError } from './session-command-error';
 
 /**
  * Connects with the command's connection flags (and the payload codecs of `--codec-module`), runs
@@ -16,15 +17,45 @@ export async function withClient<T>(flags: ConnectionFlagValues, body: (client: 
   try {
     return await body(client);
   } catch (error) {
-    const encoding = unknownEncoding(error);
-    if (encoding === undefined) throw error;
-    throw new Error(
-      `the session's payloads are encoded (${encoding}) and ${payloadCodecs.length === 0 ? 'no payload codec is given' : 'the payload codecs given leave them encoded'}: give the codec module its workers use with --codec-module FILE or ${codecModuleEnv}`,
-      { cause: error },
-    );
+    throw withCodecAdvice(error, payloadCodecs.length);
   } finally {
     await client.close();
   }
+}
+
+/**
+ * Runs `body` on a connected client (with the payload codecs of `--codec-module`) for a command
+ * about one session; when it fails, prints one line to stderr that says why (see
+ * `sessionCommandError`; a payload no codec here decodes says how to give the codecs) and resolves
+ * to `undefined`.
+ */
+export async function withSessionClient<T>(
+  command: string,
+  flags: ConnectionFlagValues,
+  sessionId: string,
+  body: (client: OpenClient) => Promise<T>,
+): Promise<{ value: T } | undefined> {
+  const payloadCodecs = await loadCodecModule(flags['codec-module']);
+  const client = await openClient(resolveConnection(flags), payloadCodecs);
+  try {
+    return { value: await body(client) };
+  } catch (error) {
+    const said = await sessionCommandError(client.toolrail, sessionId, withCodecAdvice(error, payloadCodecs.length));
+    process.stderr.write(`toolrail ${command}: ${said}\n`);
+    return undefined;
+  } finally {
+    await client.close();
+  }
+}
+
+/** `error`, or when Temporal could not decode a payload (an unknown encoding) an error saying to give the codec module. */
+function withCodecAdvice(error: unknown, codecsGiven: number): unknown {
+  const encoding = unknownEncoding(error);
+  if (encoding === undefined) return error;
+  return new Error(
+    `the session's payloads are encoded (${encoding}) and ${codecsGiven === 0 ? 'no payload codec is given' : 'the payload codecs given leave them encoded'}: give the codec module its workers use with --codec-module FILE or ${codecModuleEnv}`,
+    { cause: error },
+  );
 }
 
 /** The encoding named by Temporal's "Unknown encoding" error in `error` or its causes. */

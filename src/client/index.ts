@@ -5,3 +5,5 @@
 export { ToolrailClient } from './toolrail-client';
 export type { SessionListing, StartSessionOptions } from './toolrail-client';
 export { SessionHandle } from './session-handle';
+export { closedAtRecord, pruneSessions } from './prune-sessions';
+export type { PruneReport, PruneSessionsOptions, PrunedSession } from './prune-sessions';

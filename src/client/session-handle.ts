@@ -97,6 +97,21 @@ export class SessionHandle {
     return this.workflow.query(statusQuery);
   }
 
+  /**
+   * Why the session cannot run, when its workflow task fails (so queries and updates fail too): the
+   * message of its newest workflow task failure since its last completed task, e.g. content of its
+   * history that its store no longer has. `undefined` when its workflow task does not fail.
+   */
+  async workflowTaskFailure(): Promise<string | undefined> {
+    const { events } = await this.workflow.fetchHistory();
+    for (const event of [...(events ?? [])].reverse()) {
+      if (event.workflowTaskCompletedEventAttributes) return undefined;
+      const failure = event.workflowTaskFailedEventAttributes?.failure;
+      if (failure) return failure.message ?? 'the workflow task failed';
+    }
+    return undefined;
+  }
+
   /** Asks the session to end once its current run is over. */
   async end(): Promise<void> {
     await this.workflow.signal(endSessionSignal);

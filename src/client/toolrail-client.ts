@@ -7,6 +7,7 @@ import { SessionHandle } from './session-handle';
 import type { ContentStore, EncodedContent } from '../store';
 import { encodedContent } from '../store';
 import { tracedClient } from '../tracing';
+import { encodeMessage } from '../conversation';
 import type { TracingOptions } from '../tracing';
 
 /** Options of {@link ToolrailClient.startSession}. */
@@ -33,6 +34,13 @@ export interface SessionListing {
   workflowStatus: string;
   startTime: Date;
 }
+
+/**
+ * A first message larger than this (UTF-8 bytes) is stored in the content store before the start and
+ * passed by reference, when the client has the store: the workflow's input then never becomes an
+ * External Storage claim, which every replay of the session would need.
+ */
+const inlineFirstMessageBytes = 131_072;
 
 /** Execution statuses of a workflow that ended without completing. */
 const abnormalEnds = ['Failed', 'Terminated', 'TimedOut', 'Canceled'];
@@ -77,17 +85,29 @@ export class ToolrailClient {
   }
 
   /**
-   * Starts a session (a workflow) and returns its handle. Rejects, before anything reaches Temporal,
-   * a `model.baseUrl` that carries credentials (the input is kept in the workflow's history): API
-   * keys belong in the worker's environment (`model.apiKeyEnv`).
+   * Starts a session (a workflow) and returns its handle. A first message over 128 KiB is written to
+   * the content store first (when the client has it, through the client's payload codecs) and the
+   * session gets its reference. Rejects, before anything reaches Temporal, a `model.baseUrl` that
+   * carries credentials (the input is kept in the workflow's history): API keys belong in the
+   * worker's environment (`model.apiKeyEnv`).
    */
   async startSession({ sessionId, taskQueue, ...input }: StartSessionOptions): Promise<SessionHandle> {
     refuseCredentialsInUrl(input.model.baseUrl);
     const workflowId = sessionId ?? `session-${crypto.randomUUID()}`;
+    const { firstMessage, ...rest } = input;
+    let args: SessionInput = input;
+    if (
+      firstMessage !== undefined &&
+      this.#content &&
+      Buffer.byteLength(firstMessage, 'utf8') > inlineFirstMessageBytes
+    ) {
+      const { ref, bytes } = encodeMessage({ role: 'user', text: firstMessage });
+      args = { ...rest, firstMessageRef: { ...ref, key: await this.#content.put(workflowId, bytes) } };
+    }
     const handle = await this.temporal.workflow.start(agentSession, {
       taskQueue: taskQueue ?? this.taskQueue,
       workflowId,
-      args: [input],
+      args: [args],
       typedSearchAttributes: [{ key: toolrailStatusKey, value: 'idle' }],
       staticSummary: `toolrail session (${input.model.provider}:${input.model.model})`,
     });

@@ -7,4 +7,5 @@
 export { buildModelMessages } from './build-model-messages';
 export { resolveContextBudget } from './context-budget';
 export { createConversationReader } from './conversation-reader';
-export { decodeMessage } from './encode-message';
+export type { ConversationReader } from './conversation-reader';
+export { decodeMessage, encodeMessage } from './encode-message';

@@ -5,8 +5,9 @@ import type { ToolOutcome } from './tool-outcome';
 
 /**
  * The text the model reads for an outcome: a result's output (strings as they are, anything else as
- * compact JSON), an offload notice with the file path and preview, or `Error [CODE]: message` followed
- * by the schema issues. Whether it is an error is `outcome.type === 'tool-error'`.
+ * compact JSON), an offload notice with the content-store key and preview, a notice that the call ran
+ * but its whole output could not be stored, or `Error [CODE]: message` followed by the schema issues.
+ * Whether it is an error is `outcome.type === 'tool-error'`.
  */
 export function renderToolOutcome(outcome: ToolOutcome): string {
   if (outcome.type === 'tool-error') {
@@ -16,11 +17,14 @@ export function renderToolOutcome(outcome: ToolOutcome): string {
   const text = renderOutput(outcome.output);
   if (outcome.fullSizeChars === undefined) return text;
   const size = groupDigits(outcome.fullSizeChars);
+  const preview = `Preview (first ${groupDigits(text.length)} characters):\n${text}`;
+  if (outcome.storeError !== undefined)
+    return `${outcome.toolName} ran and returned ${size} characters, but its whole output could not be stored (${outcome.storeError}); only this preview is available. Do not run the call again to see the rest: it took effect.\n${preview}`;
   const where =
     outcome.offloadedTo === undefined
       ? 'the full output could not be saved, so only this preview is available'
-      : `the full output was saved to ${outcome.offloadedTo}; read that file in parts if you need more`;
-  return `Output too large (${size} characters): ${where}.\nPreview (first ${groupDigits(text.length)} characters):\n${text}`;
+      : `the full output is stored in this session's content store as ${outcome.offloadedTo}`;
+  return `Output too large (${size} characters): ${where}.\n${preview}`;
 }
 
 function renderOutput(output: JsonValue): string {

@@ -10,10 +10,18 @@ export interface ToolResultOutcome {
   readonly toolName: string;
   /** The tool's return value as JSON; the preview text when the result was offloaded or truncated. */
   readonly output: JsonValue;
-  /** Where the full output was written when it was longer than the tool's `maxResultSizeChars`. */
+  /**
+   * The content-store key of the whole output, when it was offloaded (longer than the tool's
+   * `maxResultSizeChars`, or than the worker's `resultOffloadBytes`): it is in the session's content store.
+   */
   readonly offloadedTo?: string;
   /** Length of the full output, in characters; set only when `output` is a preview. */
   readonly fullSizeChars?: number;
+  /**
+   * Why the whole output could not be stored (the content store was unavailable for the rest of the
+   * call's time): `output` is then a preview, and the call did take effect.
+   */
+  readonly storeError?: string;
 }
 
 /** A tool call that ended without a result; every failing phase produces one. */

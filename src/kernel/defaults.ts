@@ -19,3 +19,10 @@ export const DEFAULT_READ_ONLY_RETRY: ToolRetryPolicy = {
 
 /** The policy of calls that must run at most once: destructive ones, and writes without a declared policy. */
 export const AT_MOST_ONCE: ToolRetryPolicy = { ...DEFAULT_READ_ONLY_RETRY, maximumAttempts: 1 };
+
+/**
+ * Time a tool activity has after the tool's `timeoutMs` to store its result, in milliseconds: while
+ * the content store fails, storing is tried again until then (the call is then reported as having
+ * run, its result unstored). The activity's start-to-close timeout is `timeoutMs` plus this.
+ */
+export const TOOL_RESULT_STORE_MARGIN_MS = 30_000;

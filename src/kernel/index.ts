@@ -9,6 +9,7 @@ export {
   DEFAULT_MAX_TOOL_CONCURRENCY,
   DEFAULT_READ_ONLY_RETRY,
   DEFAULT_TOOL_TIMEOUT_MS,
+  TOOL_RESULT_STORE_MARGIN_MS,
 } from './defaults';
 export type { JsonObject, JsonValue } from './json-value';
 export type { ProposedToolCall } from './proposed-tool-call';

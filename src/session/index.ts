@@ -49,6 +49,8 @@ export type {
   TranscriptEntry,
   TranscriptNote,
 } from './session-views';
+export { StoreFailureType, foldStoreEvent, initialStoreState, isStoreFailureType } from './store-problem';
+export type { SessionStoreState, StoreEvent, StoreFailureDetails, StoreIdentity, StoreProblem } from './store-problem';
 export type {
   AppendedResult,
   ApprovalDecision,

@@ -2,6 +2,7 @@ import type { NarrowResult } from '../rules';
 import type { SessionCounters } from './session-input';
 import type { RunEndReason, SessionStatus } from './session-status';
 import type { PendingApproval } from './session-views';
+import type { StoreProblem } from './store-problem';
 
 /** What the current-details summary shows. */
 export interface CurrentDetailsView {
@@ -12,6 +13,8 @@ export interface CurrentDetailsView {
   runInProgress: boolean;
   /** The rules' narrowing of this turn's catalog, computed only when a run is in progress. */
   narrowed: () => Pick<NarrowResult, 'visible' | 'hidden'>;
+  /** Why the session waits for its content store, while it does. */
+  storeProblem?: StoreProblem;
 }
 
 const maxHiddenListed = 6;
@@ -26,6 +29,12 @@ export function renderCurrentDetails(view: CurrentDetailsView): string {
   const paragraphs = [
     `**toolrail session** · status \`${view.status}\` · turn ${counters.turns} · ${counters.toolCalls} tool calls · ${counters.blockedCalls} blocked`,
   ];
+  if (view.storeProblem !== undefined) {
+    const { code, message } = view.storeProblem;
+    paragraphs.push(
+      `**Waiting for the content store** (\`${code}\`): ${message} The session goes on where it was once the store is back; messages sent meanwhile are kept.`,
+    );
+  }
   for (const approval of view.pendingApprovals) {
     paragraphs.push(
       `**Waiting for approval**: \`${approval.toolName}\` call \`${approval.callId}\`: ${approval.reason}`,

@@ -3,6 +3,7 @@ import type { PreparedCall, ToolCatalog, ToolErrorOutcome, ToolOutcome } from '.
 import type { ConversationLog, MessageRef } from './conversation-log';
 import type { RunEndReason } from './session-status';
 import type { ModelContextView, PendingApproval } from './session-views';
+import type { StoreEvent } from './store-problem';
 
 /** A tool call's outcome, and its result message when the activity that ran it already stored it. */
 export interface DispatchedCall {
@@ -38,8 +39,11 @@ export interface AppendedResult {
  * them. Plain JSON, in the order they happened.
  */
 export type SessionEvent =
-  /** A user message arrived (the first message, `sendUserMessage` or `userMessage`): queued for its run. */
-  | { type: 'message_received'; text: string; via: 'start' | 'update' | 'signal' }
+  /**
+   * A user message arrived (the first message, `sendUserMessage` or `userMessage`): queued for its
+   * run. `message`: it is in the content store already (a first message over 128 KiB), `text` is its preview.
+   */
+  | { type: 'message_received'; text: string; via: 'start' | 'update' | 'signal'; message?: MessageRef }
   /** Queued messages were written to the content store (before continue-as-new, which carries references only). */
   | { type: 'messages_stored'; stored: { text: string; message: MessageRef }[] }
   /** A run began with the queued message `queued`, now stored as `message`. */
@@ -113,7 +117,9 @@ export type SessionEvent =
   /** This workflow run continues as a new one (the session goes on). */
   | { type: 'continued_as_new' }
   /** The session is over. */
-  | { type: 'session_ended'; status: 'completed' | 'failed' };
+  | { type: 'session_ended'; status: 'completed' | 'failed' }
+  /** The content store: its identity recorded, an operation waiting for it, or done waiting. */
+  | StoreEvent;
 
 /** The `type` of a {@link SessionEvent}. */
 export type SessionEventType = SessionEvent['type'];

@@ -6,6 +6,7 @@ import type { PreparedCall, ToolErrorOutcome } from '../dispatch';
 import { DEFAULT_MAX_TOOL_CONCURRENCY } from '../kernel';
 import type { SessionCounters } from './session-counters';
 import type { TranscriptEntry } from './session-views';
+import type { StoreIdentity } from '../store';
 
 export type { SessionCounters };
 
@@ -37,6 +38,12 @@ export interface SessionLimits {
   maxUserMessageBytes?: number;
   /** Continue as new once this workflow run's history passes this many bytes. Defaults to 524 288 (512 KiB). */
   continueAsNewAtHistoryBytes?: number;
+  /**
+   * While the session waits for its content store, how often it checks whether the store is back,
+   * in milliseconds; after an operation failed again once the store seemed back, the pause before the
+   * next try doubles from this up to 60 s. Defaults to 5 000.
+   */
+  storeRetryIntervalMs?: number;
 }
 
 /** Everything a session starts from. Plain JSON: it is the workflow's input. */
@@ -49,6 +56,12 @@ export interface SessionInput {
   systemPrompt?: string;
   /** The first user message; without it the session waits for one. */
   firstMessage?: string;
+  /**
+   * The first user message, already in the session's content store: what `ToolrailClient` sends
+   * instead of a `firstMessage` over 128 KiB, so the workflow's input stays small (never an
+   * External Storage claim its history depends on). Rules that read the user's message see its preview.
+   */
+  firstMessageRef?: MessageRef;
   /** Interactive sessions wait for a human on `ask`; non-interactive ones turn `ask` into deny. Defaults to true. */
   interactive?: boolean;
   limits?: SessionLimits;
@@ -72,6 +85,8 @@ export interface CarriedSessionState {
   turnsInRun: number;
   /** The turn in progress, when the boundary fell between its model call and its last batch. */
   turn?: CarriedTurn;
+  /** The identity of the session's content store, recorded when it started. */
+  store?: StoreIdentity;
 }
 
 /** A turn continue-as-new interrupted: its calls that have no outcome yet, in call order. */
@@ -125,5 +140,6 @@ export function resolveSessionLimits(
     closeWhenIdle: limits.closeWhenIdle ?? interactive === false,
     maxUserMessageBytes: limits.maxUserMessageBytes ?? 1_048_576,
     continueAsNewAtHistoryBytes: limits.continueAsNewAtHistoryBytes ?? 524_288,
+    storeRetryIntervalMs: limits.storeRetryIntervalMs ?? 5_000,
   };
 }

@@ -8,6 +8,12 @@ export const SessionStatus = {
   running_tools: 'running_tools',
   /** At least one call waits for a human approval. */
   awaiting_approval: 'awaiting_approval',
+  /**
+   * The session waits for its content store (unavailable, full, content missing or corrupt, or only
+   * workers with another store polling); the `storeProblem` of the `status` query says why. It goes
+   * on where it was once the store is back.
+   */
+  waiting_for_store: 'waiting_for_store',
   /** The session ended normally. */
   completed: 'completed',
   /** The session failed on a path the workflow controls (e.g. a misconfigured model); see the workflow's failure. */

@@ -1,7 +1,8 @@
 import type { RuleStateView } from '../rules';
 import type { SessionCounters } from './session-counters';
-import type { ContentRef } from '../store';
+import type { ContentRef, StoreIdentity } from '../store';
 import type { RunEndReason, SessionStatus } from './session-status';
+import type { StoreProblem } from './store-problem';
 
 /** A call that waits for a human decision (`approveToolCall`). */
 export interface PendingApproval {
@@ -34,6 +35,8 @@ export interface SessionRuleStateView {
   rules: RuleStateView;
   pendingApprovals: PendingApproval[];
   runningCalls: RunningCall[];
+  /** Why the session waits for its content store, while it does (status `waiting_for_store`). */
+  storeProblem?: StoreProblem;
   /** Tools of the current turn's catalog that cannot run now, with the reason (also in their descriptions). */
   unavailableTools: UnavailableTool[];
 }
@@ -46,6 +49,10 @@ export interface SessionStatusView {
   lastTool: string | null;
   counters: SessionCounters;
   queuedMessages: number;
+  /** The content store the session keeps its conversation in (sessions started before toolrail recorded it have none). */
+  store?: StoreIdentity;
+  /** Why the session waits for its content store, while it does (status `waiting_for_store`). */
+  storeProblem?: StoreProblem;
 }
 
 /** What a model request showed of the conversation (see the context budget in the README). */

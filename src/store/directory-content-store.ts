@@ -1,9 +1,10 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { link, mkdir, readFile, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
-import type { ContentStore } from './content-store';
+import type { ContentStore, StoredSession } from './content-store';
 import { ContentStoreError } from './content-store-error';
-import { recordDigest, sha256Hex } from './hash-content';
+import { openRecord, recordDigest, sealRecord, sha256Hex } from './hash-content';
 
 /** Longest session directory name built from the hex of the id; longer ids are hashed. */
 const maxHexNameChars = 160;
@@ -11,6 +12,8 @@ const maxHexNameChars = 160;
 const sessionIdFile = 'session-id';
 /** Directory of a session's named records. */
 const recordsDirectory = 'records';
+/** File in the store's root holding its identity (a random id, written once). */
+const storeIdFile = 'store-id';
 const keyPattern = /^[0-9a-f]{64}$/;
 
 /**
@@ -31,21 +34,57 @@ function isNotFound(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
 }
 
+function isAlreadyThere(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | undefined)?.code === 'EEXIST';
+}
+
 /**
  * The embedded default store: one file per content under
  * `<root>/sessions/<encoded session id>/<key[0..2]>/<key>`, and one per named record under
- * `<root>/sessions/<encoded session id>/records/<sha256 of the name>`. No set-up; safe for every
- * worker process on one machine (writes go to a temporary file, then are renamed or, for records,
- * hard-linked into place, so a record is written once).
+ * `<root>/sessions/<encoded session id>/records/<sha256 of the name>`. No set-up; for the worker
+ * processes of **one machine** (writes go to a temporary file, then are renamed or, for records,
+ * hard-linked into place, so a record is written once). Its identity is a random id in
+ * `<root>/store-id`, so another machine's directory (even at the same path) is another store,
+ * and one directory shared over a network file system is one store.
  */
 export class DirectoryContentStore implements ContentStore {
   readonly description: string;
   readonly #sessions: string;
+  #identity: Promise<string> | undefined;
 
   /** @param root directory holding the store; created on first write. */
   constructor(readonly root: string) {
-    this.description = `directory:${root}`;
+    this.description = `directory:${os.hostname()}:${root}`;
     this.#sessions = path.join(root, 'sessions');
+  }
+
+  identity(): Promise<string> {
+    this.#identity ??= this.#readOrCreateIdentity().catch((error: unknown) => {
+      this.#identity = undefined;
+      throw ContentStoreError.unavailable(this.description, error);
+    });
+    return this.#identity;
+  }
+
+  async #readOrCreateIdentity(): Promise<string> {
+    const file = path.join(this.root, storeIdFile);
+    try {
+      return (await readFile(file, 'utf8')).trim();
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+    }
+    await mkdir(this.root, { recursive: true });
+    const temp = temporaryName(file);
+    await writeFile(temp, `${randomUUID()}\n`);
+    try {
+      // A hard link never replaces a file: when two processes create the id at once, the first one stays.
+      await link(temp, file).catch((error: unknown) => {
+        if (!isAlreadyThere(error)) throw error;
+      });
+    } finally {
+      await unlink(temp).catch(() => undefined);
+    }
+    return (await readFile(file, 'utf8')).trim();
   }
 
   #sessionDir(sessionId: string): string {
@@ -57,7 +96,7 @@ export class DirectoryContentStore implements ContentStore {
       throw new ContentStoreError(
         'INVALID_STORE',
         `Key ${JSON.stringify(key)} of session ${JSON.stringify(sessionId)} is not a lower-case hex SHA-256: pass the key from contentRefOf.`,
-        { sessionId, key },
+        { store: this.description, sessionId, key },
       );
     }
     return path.join(this.#sessionDir(sessionId), key.slice(0, 2), key);
@@ -121,13 +160,13 @@ export class DirectoryContentStore implements ContentStore {
     try {
       await this.#makeDirectory(sessionId, path.dirname(file));
       const temp = temporaryName(file);
-      await writeFile(temp, bytes);
+      await writeFile(temp, sealRecord(bytes));
       try {
         // A hard link never replaces an existing file: the first writer's record stays.
         await link(temp, file);
         return true;
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+        if (isAlreadyThere(error)) return false;
         throw error;
       } finally {
         await unlink(temp).catch(() => undefined);
@@ -138,19 +177,28 @@ export class DirectoryContentStore implements ContentStore {
   }
 
   async getRecord(sessionId: string, name: string): Promise<Uint8Array | undefined> {
+    let stored: Buffer;
     try {
-      const bytes = await readFile(this.#recordFile(sessionId, name));
-      return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      stored = await readFile(this.#recordFile(sessionId, name));
     } catch (error) {
       if (isNotFound(error)) return undefined;
       throw ContentStoreError.unavailable(this.description, error, sessionId, `record ${JSON.stringify(name)}`);
     }
+    const opened = openRecord(new Uint8Array(stored.buffer, stored.byteOffset, stored.byteLength));
+    if ('corrupt' in opened)
+      throw ContentStoreError.corrupt(
+        this.description,
+        sessionId,
+        `record ${JSON.stringify(name)}`,
+        opened.corrupt.actual,
+      );
+    return opened.bytes;
   }
 
   async deleteSession(sessionId: string): Promise<number> {
     const dir = this.#sessionDir(sessionId);
     try {
-      const count = (await this.#contentFiles(dir)).length;
+      const count = (await this.#storedFiles(dir)).length;
       await rm(dir, { recursive: true, force: true });
       return count;
     } catch (error) {
@@ -158,7 +206,7 @@ export class DirectoryContentStore implements ContentStore {
     }
   }
 
-  async deleteSessionsOlderThan(before: Date): Promise<string[]> {
+  async listSessions(): Promise<StoredSession[]> {
     let names: string[];
     try {
       names = await readdir(this.#sessions);
@@ -166,22 +214,28 @@ export class DirectoryContentStore implements ContentStore {
       if (isNotFound(error)) return [];
       throw ContentStoreError.unavailable(this.description, error);
     }
-    const removed: string[] = [];
+    const sessions: StoredSession[] = [];
     for (const name of names) {
       const dir = path.join(this.#sessions, name);
       try {
         const sessionId = await this.#sessionIdOf(name, dir);
         if (sessionId === undefined) continue;
-        const newest = await this.#newestMtime(dir);
-        if (newest >= before.getTime()) continue;
-        await rm(dir, { recursive: true, force: true });
-        removed.push(sessionId);
+        let bytes = 0;
+        let lastWrite = (await stat(dir)).mtimeMs;
+        const files = await this.#storedFiles(dir);
+        for (const file of files) {
+          const info = await stat(file).catch(() => undefined);
+          if (info === undefined) continue;
+          bytes += info.size;
+          lastWrite = Math.max(lastWrite, info.mtimeMs);
+        }
+        sessions.push({ sessionId, items: files.length, bytes, lastWriteAt: new Date(lastWrite) });
       } catch (error) {
         if (isNotFound(error)) continue;
         throw ContentStoreError.unavailable(this.description, error);
       }
     }
-    return removed;
+    return sessions;
   }
 
   async #sessionIdOf(name: string, dir: string): Promise<string | undefined> {
@@ -190,22 +244,13 @@ export class DirectoryContentStore implements ContentStore {
     return undefined;
   }
 
-  /** Newest modification time (ms since the epoch) of any file under `dir`, or the directory's own. */
-  async #newestMtime(dir: string): Promise<number> {
-    let newest = (await stat(dir)).mtimeMs;
-    for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
-      const full = path.join(entry.parentPath, entry.name);
-      const info = await stat(full).catch(() => undefined);
-      if (info !== undefined && info.mtimeMs > newest) newest = info.mtimeMs;
-    }
-    return newest;
-  }
-
-  /** Content and record files under `dir` (both are named by a SHA-256). */
-  async #contentFiles(dir: string): Promise<string[]> {
+  /** Paths of the content and record files under `dir` (both are named by a SHA-256). */
+  async #storedFiles(dir: string): Promise<string[]> {
     try {
       const entries = await readdir(dir, { withFileTypes: true, recursive: true });
-      return entries.filter((entry) => entry.isFile() && keyPattern.test(entry.name)).map((entry) => entry.name);
+      return entries
+        .filter((entry) => entry.isFile() && keyPattern.test(entry.name))
+        .map((entry) => path.join(entry.parentPath, entry.name));
     } catch (error) {
       if (isNotFound(error)) return [];
       throw error;

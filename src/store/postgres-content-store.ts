@@ -1,10 +1,14 @@
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import type { ContentStore } from './content-store';
+import type { ContentStore, StoredSession } from './content-store';
 import { ContentStoreError } from './content-store-error';
-import { recordDigest, sha256Hex } from './hash-content';
+import { openRecord, recordDigest, sealRecord, sha256Hex } from './hash-content';
 
 /** Table holding every session's content. */
 export const contentTable = 'toolrail_content';
+
+/** Table holding the store's identity: one row with a random id, written once. */
+export const identityTable = 'toolrail_store';
 
 const schema = `
 CREATE TABLE IF NOT EXISTS ${contentTable} (
@@ -15,7 +19,17 @@ CREATE TABLE IF NOT EXISTS ${contentTable} (
   PRIMARY KEY (session_id, key)
 );
 CREATE INDEX IF NOT EXISTS ${contentTable}_session_stored_at ON ${contentTable} (session_id, stored_at);
+CREATE TABLE IF NOT EXISTS ${identityTable} (
+  singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
+  id text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now()
+);
 `;
+
+/** How long a connection attempt may take before the store counts as unavailable, in milliseconds. */
+const connectTimeoutMs = 10_000;
+/** How long one query may take before the store counts as unavailable, in milliseconds. */
+const queryTimeoutMs = 60_000;
 
 /** `postgres:user@host:port/db` for a connection string: never the password. */
 export function describePostgres(connectionString: string): string {
@@ -37,18 +51,26 @@ function recordKey(name: string): string {
 /**
  * Content in one PostgreSQL table (`toolrail_content`, created on first use), for workers on
  * several machines; named records are rows of the same table (key `record:<sha256 of the name>`),
- * so retention removes them with the session's content. Connection errors reject with
+ * so retention removes them with the session's content. Its identity is a random id in the table
+ * `toolrail_store`, so every host name that reaches the database names one store. Connection
+ * errors, timeouts (10 s to connect, 60 s per query) and server errors (a full disk) reject with
  * `STORE_UNAVAILABLE`.
  */
 export class PostgresContentStore implements ContentStore {
   readonly description: string;
   readonly #pool: pg.Pool;
   #ready: Promise<void> | undefined;
+  #identity: Promise<string> | undefined;
 
   /** @param connection a `postgres://` connection string, or a pool the store then owns (closes). */
   constructor(connection: string | pg.Pool, description?: string) {
     if (typeof connection === 'string') {
-      this.#pool = new pg.Pool({ connectionString: connection, max: 4 });
+      this.#pool = new pg.Pool({
+        connectionString: connection,
+        max: 4,
+        connectionTimeoutMillis: connectTimeoutMs,
+        query_timeout: queryTimeoutMs,
+      });
       this.description = description ?? describePostgres(connection);
     } else {
       this.#pool = connection;
@@ -86,6 +108,20 @@ export class PostgresContentStore implements ContentStore {
     }
   }
 
+  identity(): Promise<string> {
+    this.#identity ??= (async () => {
+      await this.#query(`INSERT INTO ${identityTable} (id) VALUES ($1) ON CONFLICT DO NOTHING`, [randomUUID()]);
+      const result = await this.#query<{ id: string }>(`SELECT id FROM ${identityTable}`, []);
+      const id = result.rows[0]?.id;
+      if (id === undefined) throw ContentStoreError.unavailable(this.description, `no row in ${identityTable}`);
+      return id;
+    })().catch((error: unknown) => {
+      this.#identity = undefined;
+      throw error;
+    });
+    return this.#identity;
+  }
+
   async put(sessionId: string, key: string, bytes: Uint8Array): Promise<void> {
     await this.#query(
       `INSERT INTO ${contentTable} (session_id, key, bytes) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
@@ -112,7 +148,7 @@ export class PostgresContentStore implements ContentStore {
   async putRecord(sessionId: string, name: string, bytes: Uint8Array): Promise<boolean> {
     const result = await this.#query(
       `INSERT INTO ${contentTable} (session_id, key, bytes) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING`,
-      [sessionId, recordKey(name), Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)],
+      [sessionId, recordKey(name), Buffer.from(sealRecord(bytes))],
       sessionId,
       `record ${JSON.stringify(name)}`,
     );
@@ -127,7 +163,16 @@ export class PostgresContentStore implements ContentStore {
       `record ${JSON.stringify(name)}`,
     );
     const row = result.rows[0];
-    return row === undefined ? undefined : new Uint8Array(row.bytes.buffer, row.bytes.byteOffset, row.bytes.byteLength);
+    if (row === undefined) return undefined;
+    const opened = openRecord(new Uint8Array(row.bytes.buffer, row.bytes.byteOffset, row.bytes.byteLength));
+    if ('corrupt' in opened)
+      throw ContentStoreError.corrupt(
+        this.description,
+        sessionId,
+        `record ${JSON.stringify(name)}`,
+        opened.corrupt.actual,
+      );
+    return opened.bytes;
   }
 
   async deleteSession(sessionId: string): Promise<number> {
@@ -135,14 +180,18 @@ export class PostgresContentStore implements ContentStore {
     return result.rowCount ?? 0;
   }
 
-  async deleteSessionsOlderThan(before: Date): Promise<string[]> {
-    const result = await this.#query<{ session_id: string }>(
-      `DELETE FROM ${contentTable} WHERE session_id IN (
-         SELECT session_id FROM ${contentTable} GROUP BY session_id HAVING max(stored_at) < $1
-       ) RETURNING session_id`,
-      [before],
+  async listSessions(): Promise<StoredSession[]> {
+    const result = await this.#query<{ session_id: string; items: string; bytes: string; last_write: Date }>(
+      `SELECT session_id, count(*) AS items, sum(octet_length(bytes)) AS bytes, max(stored_at) AS last_write
+         FROM ${contentTable} GROUP BY session_id`,
+      [],
     );
-    return [...new Set(result.rows.map((row) => row.session_id))];
+    return result.rows.map((row) => ({
+      sessionId: row.session_id,
+      items: Number(row.items),
+      bytes: Number(row.bytes),
+      lastWriteAt: row.last_write,
+    }));
   }
 
   async close(): Promise<void> {

@@ -16,8 +16,6 @@ export { isDeferred } from './is-deferred';
 export type { AfterAbort } from './lifecycle/after-abort';
 export { executePreparedCall } from './lifecycle/execute-prepared-call';
 export type { ExecutePreparedCallOptions } from './lifecycle/execute-prepared-call';
-export { DEFAULT_OFFLOAD_PREVIEW_CHARS } from './lifecycle/offload-tool-result';
-export type { ToolResultOffloadOptions } from './lifecycle/offload-tool-result';
 export { prepareToolCall } from './lifecycle/prepare-tool-call';
 export type { PrepareToolCallOptions } from './lifecycle/prepare-tool-call';
 export type { ProposedToolCall } from '../kernel';

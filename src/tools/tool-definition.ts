@@ -49,7 +49,11 @@ export interface ToolDefinition<SCHEMA extends z.ZodType, OUTPUT> {
   readonly requiresUserInteraction?: boolean;
   /** On a new user message while running: `cancel` stops the call, `block` lets it finish. Default: `block`. */
   readonly interruptBehavior?: InterruptBehavior;
-  /** Longer results go to a file and the model gets a preview; `Infinity` never offloads. Default: 50_000 characters. */
+  /**
+   * Longer results are offloaded: the whole output stays in the session's content store and the model
+   * reads a preview (2,000 characters at most) and its key; `Infinity` never offloads (results over the
+   * worker's `resultOffloadBytes` still are). Default: 50_000 characters.
+   */
   readonly maxResultSizeChars?: number;
   /** Old names the tool still answers to (local tools only). Default: none. */
   readonly aliases?: readonly string[];

@@ -35,7 +35,7 @@ export interface Tool<INPUT = unknown, OUTPUT = unknown> {
   readonly requiresPermission: boolean;
   readonly requiresUserInteraction: boolean;
   readonly interruptBehavior: InterruptBehavior;
-  /** Results longer than this many characters are offloaded to a file; `Infinity` never. */
+  /** Results longer than this many characters are offloaded to the content store; `Infinity` never. */
   readonly maxResultSizeChars: number;
   readonly shouldDefer: boolean;
   readonly alwaysLoad: boolean;

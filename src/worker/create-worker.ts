@@ -1,6 +1,4 @@
-import os from 'node:os';
-import path from 'node:path';
-import { Worker } from '@temporalio/worker';
+import { Runtime, Worker } from '@temporalio/worker';
 import type { NativeConnection, WorkerOptions, WorkflowBundle } from '@temporalio/worker';
 import type { PayloadCodec } from '@temporalio/common';
 import { createSessionActivities } from '../../activities';
@@ -27,13 +25,14 @@ export interface CreateWorkerOptions {
   scriptedModels?: ReadonlyMap<string, ModelAdapter> | Readonly<Record<string, ModelAdapter>>;
   /** Where model API keys are read from. Defaults to `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
-  /** Directory for oversized tool results. Defaults to `<tmp>/toolrail-results`. */
-  offloadDirectory?: string;
   hooks?: ToolHooks;
   /**
    * Where sessions' conversations live: a `ContentStore`, or a spec for `openContentStore` (a
    * directory path or a `postgres://` URL). Defaults to `TOOLRAIL_CONTENT_STORE`, else the embedded
-   * directory store. Every worker (and client) of a session must reach the same store.
+   * directory store, which is for the workers of one machine. Every worker (and client) of a session
+   * must reach the same store: a session records its store's identity when it starts, and a worker
+   * with another store refuses its activities (so a worker with the right one takes them). The
+   * worker logs which store it uses when it is created.
    */
   contentStore?: ContentStore | string;
   /**
@@ -76,6 +75,9 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
   const store =
     typeof options.contentStore === 'object' ? options.contentStore : openContentStore(options.contentStore);
   const namespace = options.namespace ?? 'default';
+  Runtime.instance().logger.info(
+    `toolrail worker on task queue ${options.taskQueue ?? 'toolrail'}: content store ${store.description}`,
+  );
   // The worker's own payload codecs (its data converter's, plugins' included) also encode what the
   // activities write to the content store; filled in once the worker has loaded them, before any task runs.
   const payloadCodecs: PayloadCodec[] = [];
@@ -86,7 +88,6 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
       store,
       payloadCodecs,
       namespace,
-      offloadDirectory: options.offloadDirectory ?? path.join(os.tmpdir(), 'toolrail-results'),
       ...(options.env ? { env: options.env } : {}),
       ...(options.hooks ? { hooks: options.hooks } : {}),
       ...(options.toolAbortGraceMs === undefined ? {} : { toolAbortGraceMs: options.toolAbortGraceMs }),

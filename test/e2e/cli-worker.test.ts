@@ -23,7 +23,7 @@ describe('toolrail worker and interrupt', () => {
     const connection = [...harnessConnectionArgs(), '--task-queue', taskQueue];
     const worker = spawn(
       process.execPath,
-      ['bin/toolrail.cjs', 'worker', '--module', 'examples/support-desk/worker-module.ts', ...connection],
+      ['bin/toolrail.cjs', 'worker', '--module', 'test/fixtures/slow-search-worker-module.ts', ...connection],
       { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let output = '';
@@ -51,7 +51,7 @@ describe('toolrail worker and interrupt', () => {
       ]);
       expect(started.code).toBe(0);
       const session = connections.client.workflow.getHandle(sessionId);
-      // The support-desk script runs a slow, cancellable knowledge-base search on its second turn.
+      // The support-desk script searches the knowledge base on its second turn; this module's search runs until interrupted.
       await pollUntil(
         () => session.query<{ runningCalls: { toolName: string }[] }>('ruleState'),
         (state) => state.runningCalls.some((call) => call.toolName === 'search_knowledge_base'),

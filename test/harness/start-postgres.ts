@@ -15,6 +15,10 @@ export interface TestPostgres {
   /** Stops the server (a fast shutdown: sessions are cut) and starts it again on the same port and data. */
   restart(): Promise<void>;
   stop(): Promise<void>;
+  /** Shuts the server down (fast), keeping its data: connections are refused until {@link resume}. */
+  pause(): Promise<void>;
+  /** Starts the server again on the same port with the same data; resolves once it accepts connections. */
+  resume(): Promise<void>;
 }
 
 /** Options of {@link startPostgres}. */
@@ -115,6 +119,8 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
         await start();
       },
       stop,
+      pause: shutDown,
+      resume: start,
     };
   } catch (error) {
     await stop();

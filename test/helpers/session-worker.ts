@@ -29,6 +29,8 @@ export interface WithSessionWorkerOptions {
   hooks?: ToolHooks;
   /** Defaults to a directory store in a temporary directory of this test process. */
   contentStore?: ContentStore;
+  /** Defaults to a new one: give a session's task queue to serve it again with a fresh worker. */
+  taskQueue?: string;
 }
 
 let processDirectory: string | undefined;
@@ -50,10 +52,16 @@ export function testContentStore(): ContentStore {
 
 /** Runs `body` while a real toolrail worker (on a task queue of its own) serves the harness's server. */
 export async function withSessionWorker<T>(
-  { connections, tools, scriptedModels, hooks, contentStore = testContentStore() }: WithSessionWorkerOptions,
+  {
+    connections,
+    tools,
+    scriptedModels,
+    hooks,
+    contentStore = testContentStore(),
+    taskQueue = uniqueName('sessions'),
+  }: WithSessionWorkerOptions,
   body: (scope: SessionWorkerScope) => Promise<T>,
 ): Promise<T> {
-  const taskQueue = uniqueName('sessions');
   const worker = await createWorker({
     connection: connections.nativeConnection,
     namespace: connections.namespace,
@@ -62,6 +70,8 @@ export async function withSessionWorker<T>(
     ...(scriptedModels ? { scriptedModels } : {}),
     ...(hooks ? { hooks } : {}),
     contentStore,
+    // A worker that served the task queue before this one is given up on after 1 s (default 10 s).
+    workerOptions: { stickyQueueScheduleToStartTimeout: 1_000 },
   });
   const temporalClient = new Client({
     connection: connections.client.connection,

@@ -11,8 +11,10 @@
  * Regenerate only to add a scenario, or for a workflow change that is meant to break replay (and
  * then say so: sessions in flight on the old code would fail the same way). A change that makes
  * the committed histories fail to replay is otherwise a bug in the change, or needs `patched()`.
+ * Name scenarios to record only those (`npx tsx test/replay/record-histories.ts store-outage`).
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Connection } from '@temporalio/client';
@@ -25,6 +27,11 @@ import type { ModelAdapter } from '../../src/models';
 import { createScriptedModel, parallelToolCallsResponse, textResponse, toolCallResponse } from '../../src/models';
 import type { AnyTool } from '../../src/tools/tool';
 import { createWorker } from '../../src/worker/create-worker';
+import type { ContentStore } from '../../src/store/content-store';
+import { DirectoryContentStore } from '../../src/store/directory-content-store';
+import { defineTool } from '../../src/tools';
+import { z } from 'zod';
+import { FlakyContentStore } from '../helpers/flaky-content-store';
 import {
   compileLongSessionRules,
   createLongSessionTools,
@@ -49,6 +56,72 @@ interface Scenario {
   drive?: (session: SessionHandle) => Promise<void>;
   /** File name per run of the chain; by default the only run is `<name>.json`. */
   files?: (runCount: number) => Map<number, string>;
+  /** The workers' content store; by default the worker's own default. */
+  contentStore?: () => ContentStore;
+}
+
+/**
+ * A session whose content store fails twice: down (reads and writes) when its first message
+ * arrives, and for writes right after the model proposed a call of a tool that does not exist (the
+ * workflow stores its error result itself). Each time the session waits (`waiting_for_store`) until
+ * the store is back. Its run-once tool runs in between.
+ */
+function storeOutageScenario(): Scenario {
+  let store: FlakyContentStore | undefined;
+  let directory: string | undefined;
+  let refunds = 0;
+  const refund = defineTool({
+    name: 'issue_refund',
+    description: 'Refunds an order (runs at most once).',
+    inputSchema: z.object({ order_id: z.string() }),
+    requiresPermission: false,
+    execute: ({ order_id }) => {
+      refunds += 1;
+      return Promise.resolve(`refunded ${order_id}`);
+    },
+  });
+  const waiting = (session: SessionHandle) => async () => (await session.status()).status === 'waiting_for_store';
+  return {
+    name: 'store-outage',
+    tools: () => [refund],
+    contentStore: () => {
+      directory = mkdtempSync(path.join(os.tmpdir(), 'toolrail-replay-store-'));
+      store = new FlakyContentStore(new DirectoryContentStore(directory));
+      return store;
+    },
+    model: () =>
+      createScriptedModel([
+        toolCallResponse('issue_refund', { order_id: 'ORD-1' }),
+        () => {
+          // The model's response is stored (one write), then the store fails under the workflow's own write.
+          store?.fail('no space left on device (ENOSPC)', { afterWrites: 1 });
+          return toolCallResponse('send_receipt', { order_id: 'ORD-1' });
+        },
+        textResponse('Refunded.'),
+      ]),
+    start: (client, sessionId) => {
+      store?.fail('connect ECONNREFUSED 127.0.0.1:5432', { reads: true });
+      return client.startSession({
+        sessionId,
+        rules: compileRules({ toolrail: 1, rules: [] }),
+        model: { provider: 'scripted', model: 'store-outage' },
+        firstMessage: 'Refund ORD-1.',
+        limits: { closeWhenIdle: true, storeRetryIntervalMs: 200 },
+      });
+    },
+    drive: async (session) => {
+      await waitFor(waiting(session), 'the session to wait for its store while it takes its first message');
+      store?.heal();
+      const afterRefund = waiting(session);
+      await waitFor(
+        async () => refunds === 1 && (await afterRefund()),
+        'the result of send_receipt to wait for the store',
+      );
+      store?.heal();
+      await session.result();
+      if (directory) rmSync(directory, { recursive: true, force: true });
+    },
+  };
 }
 
 const supportDeskRules = () =>
@@ -181,6 +254,7 @@ const scenarios: Scenario[] = [
         [runCount - 1, 'continue-as-new-last-run.json'],
       ]),
   },
+  storeOutageScenario(),
 ];
 
 async function record(): Promise<void> {
@@ -191,7 +265,8 @@ async function record(): Promise<void> {
   try {
     const client = new Client({ connection, namespace: server.namespace });
     mkdirSync(historiesDirectory, { recursive: true });
-    for (const scenario of scenarios) {
+    const only = process.argv.slice(2);
+    for (const scenario of scenarios.filter(({ name }) => only.length === 0 || only.includes(name))) {
       const taskQueue = `replay-${scenario.name}`;
       const worker = await createWorker({
         connection: nativeConnection,
@@ -199,6 +274,7 @@ async function record(): Promise<void> {
         taskQueue,
         tools: scenario.tools(),
         scriptedModels: { [scenario.name]: scenario.model() },
+        ...(scenario.contentStore ? { contentStore: scenario.contentStore() } : {}),
       });
       const histories = await worker.runUntil(async () => {
         const session = await scenario.start(new ToolrailClient({ client, taskQueue }), `replay-${scenario.name}`);

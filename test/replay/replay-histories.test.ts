@@ -33,6 +33,10 @@ const expectedHistories: Record<string, { includes: string[]; endsWith: string }
   'continue-as-new-first-run.json': { includes: [], endsWith: 'WORKFLOW_EXECUTION_CONTINUED_AS_NEW' },
   'continue-as-new-second-run.json': { includes: [], endsWith: 'WORKFLOW_EXECUTION_CONTINUED_AS_NEW' },
   'continue-as-new-last-run.json': { includes: [], endsWith: 'WORKFLOW_EXECUTION_COMPLETED' },
+  'store-outage.json': {
+    includes: ['MARKER_RECORDED', 'ACTIVITY_TASK_SCHEDULED'],
+    endsWith: 'WORKFLOW_EXECUTION_COMPLETED',
+  },
 };
 
 const files = readdirSync(historiesDirectory)
@@ -52,6 +56,13 @@ describe('recorded session histories', () => {
       expect(types, file).toEqual(expect.arrayContaining(expected?.includes ?? []));
       expect(types[types.length - 1], file).toBe(expected?.endsWith);
     }
+    // The session waited for its store twice: once for a local write, once for the workflow's own write of a result.
+    const scheduled = readHistory('store-outage.json').events.flatMap((event) => {
+      const name = (event as { activityTaskScheduledEventAttributes?: { activityType?: { name?: string } } })
+        .activityTaskScheduledEventAttributes?.activityType?.name;
+      return name === undefined ? [] : [name];
+    });
+    expect(scheduled.filter((name) => name === 'awaitStore')).toHaveLength(2);
     // The parallel batch's three calls were scheduled by one workflow task.
     expect(eventTypeNames(readHistory('parallel-batch.json')).join(' ')).toContain(
       'ACTIVITY_TASK_SCHEDULED ACTIVITY_TASK_SCHEDULED ACTIVITY_TASK_SCHEDULED',

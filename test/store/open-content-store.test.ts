@@ -1,15 +1,16 @@
+import os from 'node:os';
 import path from 'node:path';
 import { inspect } from 'node:util';
 import { expect, it } from 'vitest';
 import { ContentStoreError } from '../../src/store/content-store-error';
 import { openContentStore } from '../../src/store/open-content-store';
 
-it('opens a directory store for a path, relative to the working directory', () => {
-  expect(openContentStore('some/dir').description).toBe(`directory:${path.resolve('some/dir')}`);
+it('opens a directory store for a path, relative to the working directory, named with its machine', () => {
+  expect(openContentStore('some/dir').description).toBe(`directory:${os.hostname()}:${path.resolve('some/dir')}`);
 });
 
 it('opens a directory store for a file URL', () => {
-  expect(openContentStore('file:///var/tmp/content').description).toBe('directory:/var/tmp/content');
+  expect(openContentStore('file:///var/tmp/content').description).toBe(`directory:${os.hostname()}:/var/tmp/content`);
 });
 
 it('opens a PostgreSQL store for a postgres URL, describing it without the password', async () => {

@@ -2,7 +2,7 @@ import { inspect } from 'node:util';
 import pg from 'pg';
 import { afterAll, expect, inject, it } from 'vitest';
 import { ContentStoreError } from '../../src/store/content-store-error';
-import { contentRefOf } from '../../src/store/hash-content';
+import { contentRefOf, recordDigest } from '../../src/store/hash-content';
 import { PostgresContentStore, contentTable } from '../../src/store/postgres-content-store';
 import { freePort } from '../../src/devserver/free-port';
 import { contentStoreContract } from './content-store-contract';
@@ -22,6 +22,14 @@ contentStoreContract('postgres', {
   },
   age: async (_store, sessionId, when) => {
     await admin.query(`UPDATE ${contentTable} SET stored_at = $2 WHERE session_id = $1`, [sessionId, when]);
+  },
+  corruptRecord: async (_store, sessionId, name, bytes) => {
+    // A record row keeps a header with the hash, then the bytes: keep the header, change the bytes.
+    const headerBytes = 'toolrail-record sha256='.length + 65;
+    await admin.query(
+      `UPDATE ${contentTable} SET bytes = substring(bytes from 1 for $3) || $4 WHERE session_id = $1 AND key = $2`,
+      [sessionId, `record:${recordDigest(name)}`, headerBytes, Buffer.from(bytes)],
+    );
   },
 });
 

@@ -2,7 +2,7 @@ import type { CliCommand } from '../cli-command';
 import { ExitCode } from '../cli-command';
 import { connectionFlags, connectionFlagsHelp } from '../connection/connection-flags';
 import { parseCommandArgs } from '../parse-command-args';
-import { withClient } from '../with-client';
+import { withSessionClient } from '../with-client';
 
 const usage = `Usage: toolrail interrupt SESSION_ID [--message TEXT] [connection flags]
 
@@ -19,7 +19,10 @@ export const interruptCommand: CliCommand = {
     const parsed = parseCommandArgs('interrupt', argv, { ...connectionFlags, message: { type: 'string' } }, usage, 1);
     if (!parsed.ok) return parsed.exitCode;
     const [sessionId = ''] = parsed.positionals;
-    await withClient(parsed.values, ({ toolrail }) => toolrail.getSession(sessionId).interrupt(parsed.values.message));
+    const done = await withSessionClient('interrupt', parsed.values, sessionId, ({ toolrail }) =>
+      toolrail.getSession(sessionId).interrupt(parsed.values.message),
+    );
+    if (done === undefined) return ExitCode.failure;
     process.stdout.write(`interrupted ${sessionId}\n`);
     return ExitCode.ok;
   },

@@ -2,11 +2,13 @@ import type { CliCommand } from '../cli-command';
 import { ExitCode } from '../cli-command';
 import { connectionFlags, connectionFlagsHelp } from '../connection/connection-flags';
 import { parseCommandArgs } from '../parse-command-args';
-import { withClient } from '../with-client';
+import { storeProblemLine } from '../session-command-error';
+import { withSessionClient } from '../with-client';
 
 const usage = `Usage: toolrail send SESSION_ID TEXT [connection flags]
 
-Sends a user message. It starts a run now, or after the tools running now have finished.
+Sends a user message. It starts a run now, or after the tools running now have finished. When the
+session waits for its content store, the message is kept and runs once the store is back (it says so).
 
 ${connectionFlagsHelp}`;
 
@@ -17,8 +19,18 @@ export const sendCommand: CliCommand = {
     const parsed = parseCommandArgs('send', argv, connectionFlags, usage, 2);
     if (!parsed.ok) return parsed.exitCode;
     const [sessionId = '', ...words] = parsed.positionals;
-    await withClient(parsed.values, ({ toolrail }) => toolrail.getSession(sessionId).send(words.join(' ')));
+    const sent = await withSessionClient('send', parsed.values, sessionId, async ({ toolrail }) => {
+      const session = toolrail.getSession(sessionId);
+      await session.send(words.join(' '));
+      return session.status().catch(() => undefined);
+    });
+    if (sent === undefined) return ExitCode.failure;
     process.stdout.write(`sent to ${sessionId}\n`);
+    const problem = sent.value?.storeProblem;
+    if (problem !== undefined)
+      process.stdout.write(
+        `${storeProblemLine(sessionId, problem)}; the message is kept and runs once the store is back\n`,
+      );
     return ExitCode.ok;
   },
 };

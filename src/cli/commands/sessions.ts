@@ -6,13 +6,16 @@ import { connectionFlags, connectionFlagsHelp } from '../connection/connection-f
 import { sessionUiUrl } from '../connection/open-client';
 import { parseCommandArgs } from '../parse-command-args';
 import { formatTable } from '../render/format-table';
+import { storeProblemLine } from '../session-command-error';
 import { withClient } from '../with-client';
 
 const statuses = Object.values(SessionStatuses);
 const usage = `Usage: toolrail sessions [--status ${statuses.join('|')}] [--limit N] [--json] [connection flags]
 
 Lists sessions, newest first, filtered by the ToolrailStatus search attribute (the same filter
-works in the Web UI: ToolrailStatus="awaiting_approval").
+works in the Web UI: ToolrailStatus="awaiting_approval"). For each session that waits for its
+content store (waiting_for_store), and each one whose workflow task keeps failing (its status cannot
+change then), a line under the table says why.
 
 ${connectionFlagsHelp}`;
 
@@ -37,19 +40,69 @@ export const sessionsCommand: CliCommand = {
         ...(status ? { status: status as SessionStatus } : {}),
         limit: limit === undefined ? 50 : Number(limit),
       });
-      if (json) return JSON.stringify(sessions, null, 2);
+      // Why each waiting session waits: its status query says (a session whose query fails is listed without).
+      const problems = new Map(
+        await Promise.all(
+          sessions
+            .filter((session) => session.status === 'waiting_for_store')
+            .map(async (session) => {
+              const status = await toolrail
+                .getSession(session.sessionId)
+                .status()
+                .catch(() => undefined);
+              return [session.sessionId, status?.storeProblem] as const;
+            }),
+        ),
+      );
+      // A running session whose workflow task keeps failing cannot update its status: say why it cannot run.
+      const stuck = new Map(
+        await Promise.all(
+          sessions
+            .filter((session) => session.workflowStatus === 'RUNNING')
+            .map(async (session) => {
+              const handle = toolrail.getSession(session.sessionId);
+              const attempt = (await handle.workflow.describe().catch(() => undefined))?.raw.pendingWorkflowTask
+                ?.attempt;
+              const why = (attempt ?? 0) > 1 ? await handle.workflowTaskFailure().catch(() => undefined) : undefined;
+              return [session.sessionId, why] as const;
+            }),
+        ),
+      );
+      if (json)
+        return JSON.stringify(
+          sessions.map((session) => {
+            const storeProblem = problems.get(session.sessionId);
+            const workflowTaskFailure = stuck.get(session.sessionId);
+            return {
+              ...session,
+              ...(storeProblem === undefined ? {} : { storeProblem }),
+              ...(workflowTaskFailure === undefined ? {} : { workflowTaskFailure }),
+            };
+          }),
+          null,
+          2,
+        );
       if (sessions.length === 0) return 'no sessions';
-      return formatTable(
-        ['SESSION', 'STATUS', 'WORKFLOW', 'STARTED', 'UI'],
-        sessions.map((session) => [
-          session.sessionId,
-          session.status ?? '-',
-          session.workflowStatus,
-          session.startTime.toISOString(),
-          sessionUiUrl(connection, session.sessionId),
-        ]),
-        120,
-      ).join('\n');
+      const reasons = [
+        ...[...problems].flatMap(([id, problem]) => (problem ? [storeProblemLine(id, problem)] : [])),
+        ...[...stuck].flatMap(([id, why]) =>
+          why === undefined ? [] : [`session ${id} cannot run: its workflow task fails: ${why}`],
+        ),
+      ];
+      return [
+        ...formatTable(
+          ['SESSION', 'STATUS', 'WORKFLOW', 'STARTED', 'UI'],
+          sessions.map((session) => [
+            session.sessionId,
+            session.status ?? '-',
+            session.workflowStatus,
+            session.startTime.toISOString(),
+            sessionUiUrl(connection, session.sessionId),
+          ]),
+          120,
+        ),
+        ...reasons,
+      ].join('\n');
     });
     process.stdout.write(`${output}\n`);
     return ExitCode.ok;

@@ -6,7 +6,7 @@ import { ExitCode } from '../cli-command';
 import { connectionFlags, connectionFlagsHelp } from '../connection/connection-flags';
 import { parseCommandArgs } from '../parse-command-args';
 import { renderTranscriptEntry } from '../render/render-transcript-entry';
-import { withClient } from '../with-client';
+import { withSessionClient } from '../with-client';
 
 const usage = `Usage: toolrail transcript SESSION_ID [--json] [--trace [FILE]] [connection flags]
 
@@ -42,13 +42,16 @@ export const transcriptCommand: CliCommand = {
     const [sessionId = ''] = parsed.positionals;
     const traceFile = parsed.values.trace;
     if (traceFile !== undefined) {
-      const trace = await withClient(parsed.values, ({ toolrail }) => toolrail.getSession(sessionId).exportTrace());
-      const text = `${JSON.stringify(trace, null, 2)}\n`;
+      const trace = await withSessionClient('transcript', parsed.values, sessionId, ({ toolrail }) =>
+        toolrail.getSession(sessionId).exportTrace(),
+      );
+      if (trace === undefined) return ExitCode.failure;
+      const text = `${JSON.stringify(trace.value, null, 2)}\n`;
       if (traceFile === '-') process.stdout.write(text);
       else await writeFile(traceFile, text);
       return ExitCode.ok;
     }
-    const entries: TranscriptEntry[] = await withClient(parsed.values, async ({ toolrail }) => {
+    const read = await withSessionClient('transcript', parsed.values, sessionId, async ({ toolrail }) => {
       const session = toolrail.getSession(sessionId);
       try {
         return await session.transcript({ full: true });
@@ -58,6 +61,8 @@ export const transcriptCommand: CliCommand = {
         return session.transcript();
       }
     });
+    if (read === undefined) return ExitCode.failure;
+    const entries: TranscriptEntry[] = read.value;
     process.stdout.write(
       parsed.values.json
         ? `${JSON.stringify(entries, null, 2)}\n`

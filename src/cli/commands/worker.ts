@@ -2,6 +2,8 @@ import path from 'node:path';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import type { LogLevel } from '@temporalio/worker';
 import { createWorker, readWorkerModule } from '../../worker';
+import { openContentStore, readStoreIdentity } from '../../store';
+import type { ContentStore } from '../../store';
 import type { CliCommand } from '../cli-command';
 import { ExitCode } from '../cli-command';
 import { connectionFlags, connectionFlagsHelp } from '../connection/connection-flags';
@@ -19,10 +21,12 @@ const usage = `Usage: toolrail worker --module FILE [--codec-module FILE] [--log
 
 Runs a worker that executes toolrail sessions on the task queue, with the tools (and scripted
 models) of FILE, a module whose default export is { tools, scriptedModels?, hooks? } (tools: a
-list, or a ToolRegistry, e.g. one MCP servers keep their tools in). Start more
-workers on the same task queue to scale out. Ctrl-C drains running tasks and stops.
+list, or a ToolRegistry, e.g. one MCP servers keep their tools in). Start more workers on the same
+task queue to scale out: every worker of a task queue must use the same content store
+(TOOLRAIL_CONTENT_STORE: a postgres:// URL for workers on several machines; the default directory
+store .toolrail/content is for one machine). It prints the store it uses (never its password).
 With --codec-module (TOOLRAIL_CODEC_MODULE), its payloadCodecs encode the worker's Temporal
-payloads and everything it writes to the content store (TOOLRAIL_CONTENT_STORE).
+payloads and everything it writes to the content store. Ctrl-C drains running tasks and stops.
 
   --log-level LEVEL    ${logLevels.join('|')} (TOOLRAIL_LOG_LEVEL, default WARN)
   --health-file FILE   keep FILE telling the worker's state, rewritten every 10 s and removed at
@@ -75,6 +79,7 @@ export const workerCommand: CliCommand = {
     const module = readWorkerModule(await importUserModule(file), file);
     const payloadCodecs = await loadCodecModule(parsed.values['codec-module']);
     const settings = resolveConnection(parsed.values);
+    const store = openContentStore();
     const connection = await NativeConnection.connect({
       address: settings.address,
       ...(settings.tls !== undefined ? { tls: settings.tls } : {}),
@@ -89,6 +94,7 @@ export const workerCommand: CliCommand = {
         tools: module.tools,
         ...(module.scriptedModels ? { scriptedModels: module.scriptedModels } : {}),
         ...(module.hooks ? { hooks: module.hooks } : {}),
+        contentStore: store,
         ...(payloadCodecs.length > 0 ? { workerOptions: { dataConverter: { payloadCodecs } } } : {}),
       });
       // The Temporal runtime shuts its workers down on SIGINT/SIGTERM (draining running tasks).
@@ -97,6 +103,8 @@ export const workerCommand: CliCommand = {
       process.stdout.write(
         `worker: ${('list' in module.tools ? module.tools.list() : module.tools).length} tools on task queue ${settings.taskQueue} at ${settings.address} (namespace ${settings.namespace})${payloadCodecs.length > 0 ? `, ${payloadCodecs.length} payload codec(s)` : ''}; Ctrl-C to stop\n`,
       );
+      process.stdout.write(`worker: content store ${await describeStore(store)}
+`);
       try {
         await running;
       } finally {
@@ -104,7 +112,18 @@ export const workerCommand: CliCommand = {
       }
     } finally {
       await connection.close();
+      await store.close();
     }
     return ExitCode.ok;
   },
 };
+
+/** The store's description and identity, or why its identity cannot be read now (the worker runs anyway and waits for it). */
+async function describeStore(store: ContentStore): Promise<string> {
+  try {
+    const { id, description } = await readStoreIdentity(store);
+    return `${description} (store id ${id})`;
+  } catch (error) {
+    return `${store.description} (unreachable now: ${error instanceof Error ? error.message : String(error)})`;
+  }
+}

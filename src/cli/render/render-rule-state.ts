@@ -14,6 +14,14 @@ export function renderRuleState(sessionId: string, state: SessionRuleStateView, 
   const rules = state.rules;
   const lines = [
     `Session ${sessionId} · status ${status.status} · run ${rules.run} · turn ${rules.turn}${rules.ended ? ` · run ended (${rules.ended})` : ''}`,
+    ...(status.store === undefined ? [] : [`Content store: ${status.store.description} (store id ${status.store.id})`]),
+    ...(status.storeProblem === undefined
+      ? []
+      : [
+          `Waiting for the content store since ${new Date(status.storeProblem.since).toISOString()} (${status.storeProblem.code}, checked again ${status.storeProblem.retries} time(s)):`,
+          `  ${status.storeProblem.message}`,
+          '  The session goes on where it was once the store is back; messages sent meanwhile are kept.',
+        ]),
     '',
     `Visible tools (${rules.visible.length}): ${rules.visible.join(', ') || '(none)'}`,
   ];

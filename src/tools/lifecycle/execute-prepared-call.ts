@@ -8,7 +8,6 @@ import type { ToolRegistry } from '../tool-registry';
 import { abortOutcome } from './abort-outcome';
 import type { AfterAbort } from './after-abort';
 import { executionOutcome } from './execution-outcome';
-import type { ToolResultOffloadOptions } from './offload-tool-result';
 import { parseToolArgs } from './parse-tool-args';
 import { revalidateRewrittenArgs } from './revalidate-rewritten-args';
 import { runPostToolHooks } from './run-post-tool-hooks';
@@ -22,7 +21,6 @@ export interface ExecutePreparedCallOptions {
   readonly registry: ToolRegistry;
   readonly prepared: PreparedCall;
   readonly context: ToolSessionContext;
-  readonly offload: ToolResultOffloadOptions;
   /** Default: none. */
   readonly hooks?: ToolHooks;
   /** Whether a human approved this call; required when its permission is `ask`. Default: false. */
@@ -34,8 +32,8 @@ export interface ExecutePreparedCallOptions {
 /**
  * The second half of the lifecycle, after the workflow has the approvals it needs: pre-tool hooks
  * (which may block, or rewrite the arguments, which are then validated again), execute (with the
- * abort signal and the time limit), result offload, post-tool hooks. Always resolves to exactly one
- * outcome; never throws.
+ * abort signal and the time limit), post-tool hooks. Always resolves to exactly one outcome, with the
+ * whole output (the tool activity offloads a long one to the content store); never throws.
  */
 export async function executePreparedCall(options: ExecutePreparedCallOptions): Promise<ToolOutcome> {
   try {
@@ -55,7 +53,6 @@ async function executeOrRefuse({
   registry,
   prepared,
   context,
-  offload,
   hooks = {},
   approved = false,
   afterAbort,
@@ -100,13 +97,7 @@ async function executeOrRefuse({
     timeoutMs: prepared.execution.timeoutMs,
     afterAbort,
   });
-  const outcome = await executionOutcome({
-    end,
-    prepared,
-    maxResultSizeChars: tool.maxResultSizeChars,
-    sessionId: context.sessionId,
-    offload,
-  });
+  const outcome = executionOutcome({ end, prepared });
   await runPostToolHooks(hooks, { sessionId: context.sessionId, prepared, args: ready.args, outcome });
   return outcome;
 }

@@ -3,28 +3,15 @@ import type { PreparedCall, ToolOutcome } from '../../dispatch';
 import { describeError } from '../describe-error';
 import { ToolExecutionError } from '../errors/tool-execution-error';
 import { abortOutcome } from './abort-outcome';
-import { offloadToolResult, type ToolResultOffloadOptions } from './offload-tool-result';
 import type { ToolExecutionEnd } from './after-abort';
 import { toJsonValue } from './to-json-value';
 
 /**
- * The outcome of a call that was started: its result (offloaded when too long), or its failure with
- * a code that says why and whether another attempt may help (only when the call may be retried; a
- * deliberate `ToolExecutionError` only when it says so).
+ * The outcome of a call that was started: its whole result (the tool activity offloads a long one
+ * to the content store), or its failure with a code that says why and whether another attempt may
+ * help (only when the call may be retried; a deliberate `ToolExecutionError` only when it says so).
  */
-export async function executionOutcome({
-  end,
-  prepared,
-  maxResultSizeChars,
-  sessionId,
-  offload,
-}: {
-  end: ToolExecutionEnd;
-  prepared: PreparedCall;
-  maxResultSizeChars: number;
-  sessionId: string;
-  offload: ToolResultOffloadOptions;
-}): Promise<ToolOutcome> {
+export function executionOutcome({ end, prepared }: { end: ToolExecutionEnd; prepared: PreparedCall }): ToolOutcome {
   const { callId, toolName } = prepared;
   const retryAllowed = prepared.execution.retry.maximumAttempts > 1;
   if (end.kind === 'aborted' && end.stillRunning === true) {
@@ -57,6 +44,5 @@ export async function executionOutcome({
       retryable: false,
     });
   }
-  const kept = await offloadToolResult({ output, maxResultSizeChars, sessionId, callId, offload });
-  return { type: 'tool-result', callId, toolName, ...kept };
+  return { type: 'tool-result', callId, toolName, output };
 }

@@ -151,11 +151,43 @@ describe('long sessions keep history linear and bounded', () => {
 
       const result = model.requests[1]?.messages.find((message) => message.role === 'tool');
       const content = result?.role === 'tool' ? result.content : '';
-      expect(content).toContain('Output too large (3000000 bytes)');
+      expect(content).toContain('Output too large (3,000,000 characters)');
       const key = /content store as ([0-9a-f]{64})/.exec(content)?.[1];
       expect(key).toBeDefined();
       const stored = decodeMessage(await testContentStore().get(session.sessionId, key ?? ''));
       expect(stored.role === 'tool' ? stored.content.length : 0).toBe(3_000_000);
+    });
+  });
+
+  it('offloads a result over maxResultSizeChars to the content store, under the session, not to a folder of the worker', async () => {
+    const dump = defineTool({
+      name: 'dump',
+      description: 'Dumps a little too much.',
+      inputSchema: z.object({}),
+      concurrency: 'READ_ONLY',
+      maxResultSizeChars: 1_000,
+      execute: () => Promise.resolve(asciiText('row', 5_000)),
+    });
+    const model = createScriptedModel([toolCallResponse('dump', {}), textResponse('Read the preview.')]);
+    await withSessionWorker({ connections, tools: [dump], scriptedModels: { dumper: model } }, async ({ client }) => {
+      const session = await client.startSession({
+        sessionId: uniqueName('long-result'),
+        rules: noRules,
+        model: { provider: 'scripted', model: 'dumper' },
+        firstMessage: 'Dump it.',
+        limits: { closeWhenIdle: true },
+      });
+      expect(await session.result()).toMatchObject({ lastRunEnd: 'answered' });
+      const result = model.requests[1]?.messages.find((message) => message.role === 'tool');
+      const content = result?.role === 'tool' ? result.content : '';
+      expect(content).toContain('Output too large (5,000 characters)');
+      expect(content).toContain('Preview (first 1,000 characters)');
+      const key = /content store as ([0-9a-f]{64})/.exec(content)?.[1] ?? '';
+      const stored = decodeMessage(await testContentStore().get(session.sessionId, key));
+      expect(stored.role === 'tool' ? stored.content : '').toBe(asciiText('row', 5_000));
+      // Removed with the session: nothing of it is left once the session's content is deleted.
+      expect(await testContentStore().deleteSession(session.sessionId)).toBeGreaterThan(0);
+      await expect(testContentStore().get(session.sessionId, key)).rejects.toMatchObject({ code: 'CONTENT_MISSING' });
     });
   });
 

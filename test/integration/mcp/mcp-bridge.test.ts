@@ -1,6 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PreparedCall } from '../../../src/dispatch/prepared-call';
 import type { ToolOutcome } from '../../../src/dispatch/tool-outcome';
@@ -15,14 +12,6 @@ import { ToolRegistry } from '../../../src/tools/tool-registry';
 import { type HttpFixture, startHttpFixture, stdioFixture } from './start-fixture-server';
 
 const context: ToolSessionContext = { sessionId: 'mcp-session', interactive: true };
-let directory = '';
-
-beforeAll(async () => {
-  directory = await mkdtemp(join(tmpdir(), 'toolrail-mcp-'));
-});
-afterAll(async () => {
-  await rm(directory, { recursive: true, force: true });
-});
 
 async function prepare(registry: ToolRegistry, name: string, args: unknown): Promise<PreparedCall | ToolOutcome> {
   return prepareToolCall({ registry, call: { id: `call-${name}-${Math.random()}`, name, args }, context });
@@ -40,7 +29,6 @@ async function call(
     registry,
     prepared,
     context: { ...context, ...overrides },
-    offload: { directory },
     approved: true,
   });
 }
@@ -137,13 +125,10 @@ describe('MCP bridge over stdio', () => {
     });
   });
 
-  it('honours _meta limits and offloads a long result', async () => {
+  it('honours _meta limits (the tool activity offloads a result over maxResultSizeChars)', async () => {
     const outcome = await call(registry, 'mcp__fixture__big_dump_0326ad65', { size: 5_000 });
-    expect(outcome).toMatchObject({
-      type: 'tool-result',
-      fullSizeChars: 5_000,
-      offloadedTo: expect.any(String) as string,
-    });
+    expect(outcome).toMatchObject({ type: 'tool-result' });
+    expect(registry.get('mcp__fixture__big_dump_0326ad65')?.maxResultSizeChars).toBe(1_000);
     expect(registry.get('mcp__fixture__big_dump_0326ad65')?.searchHint).toBe('large output');
   });
 

@@ -34,6 +34,11 @@ describe('malformed messages to a session', () => {
         transcript: await session.transcript(),
         ruleState: await session.ruleState(),
       });
+      // The session records its content store when it starts: the snapshot is taken after that.
+      await pollUntil(
+        () => session.status(),
+        (status) => status.store !== undefined,
+      );
       const before = await snapshot();
       expect(before.status).toMatchObject({ status: 'idle', queuedMessages: 0, counters: { runs: 0, turns: 0 } });
 

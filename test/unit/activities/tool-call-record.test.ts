@@ -8,9 +8,10 @@ import { DirectoryContentStore } from '../../../src/store/directory-content-stor
 import { encodedContent } from '../../../src/store/encoded-content';
 import type { EncodedContent } from '../../../src/store/encoded-content';
 
+const message = { role: 'tool', key: 'a'.repeat(64), bytes: 14, preview: 'change applied' } as const;
 const executed: ExecutedCall = {
   outcome: { type: 'tool-result', callId: 'call_1', toolName: 'apply_change', output: 'change applied' },
-  message: { role: 'tool', key: 'a'.repeat(64), bytes: 14, preview: 'change applied' },
+  message,
 };
 
 describe('the record of a tool call', () => {
@@ -43,7 +44,7 @@ describe('the record of a tool call', () => {
         code: 'EXECUTION_ERROR',
         message: 'x',
       },
-      message: executed.message,
+      message,
     };
     await writeToolCallRecord(store, { sessionId: 's1', turn: 0, executed: later });
     expect(await readToolCallRecord(store, { sessionId: 's1', turn: 0, callId: 'call_1' })).toEqual(executed);

@@ -74,7 +74,7 @@ describe('the conversation reader', () => {
       putRecord: (sessionId, name, bytes) => inner.putRecord(sessionId, name, bytes),
       getRecord: (sessionId, name) => inner.getRecord(sessionId, name),
       deleteSession: (sessionId) => inner.deleteSession(sessionId),
-      deleteSessionsOlderThan: (before) => inner.deleteSessionsOlderThan(before),
+      listSessions: () => inner.listSessions(),
       close: () => inner.close(),
     };
   });

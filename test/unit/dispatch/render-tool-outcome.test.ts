@@ -14,19 +14,34 @@ describe('renderToolOutcome', () => {
   });
 
   it('tells the model where an offloaded result went and shows the preview', () => {
+    const key = 'a'.repeat(64);
     const text = renderToolOutcome({
       type: 'tool-result',
       callId: 'c1',
       toolName: 'read',
       output: 'abc',
-      offloadedTo: '/results/s/c1.txt',
+      offloadedTo: key,
       fullSizeChars: 123_456,
     });
-    expect(text).toMatchInlineSnapshot(`
-      "Output too large (123,456 characters): the full output was saved to /results/s/c1.txt; read that file in parts if you need more.
-      Preview (first 3 characters):
-      abc"
-    `);
+    expect(text).toBe(
+      `Output too large (123,456 characters): the full output is stored in this session's content store as ${key}.\nPreview (first 3 characters):\nabc`,
+    );
+  });
+
+  it('says that a call whose output could not be stored ran, and why only a preview is there', () => {
+    const text = renderToolOutcome({
+      type: 'tool-result',
+      callId: 'c1',
+      toolName: 'issue_refund',
+      output: '{"refund":"R-1',
+      fullSizeChars: 40_000,
+      storeError: 'Content store postgres:db is unavailable (connect ECONNREFUSED)',
+    });
+    expect(text).toContain('issue_refund ran and returned 40,000 characters');
+    expect(text).toContain('ECONNREFUSED');
+    expect(text).toContain('it took effect');
+    expect(text).not.toMatch(/retry|failed/i);
+    expect(text.endsWith('{"refund":"R-1')).toBe(true);
   });
 
   it('says when a truncated result could not be saved', () => {

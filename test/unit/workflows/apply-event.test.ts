@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { initialRuleState, validate } from '../../../src/rules';
 import type { PreparedCall, ToolErrorOutcome } from '../../../src/dispatch';
-import { freshCarriedState, resolveSessionLimits } from '../../../src/session';
+import { freshCarriedState, initialStoreState, resolveSessionLimits } from '../../../src/session';
 import type { MessageRef, SessionEvent } from '../../../src/session';
 import { applyEvent } from '../../../workflows/session-state';
 import type { SessionState } from '../../../workflows/session-state';
@@ -43,6 +43,7 @@ function freshState(): SessionState {
     running: new Map(),
     interrupt: undefined,
     endRequested: false,
+    store: initialStoreState(undefined),
   };
 }
 
@@ -228,5 +229,25 @@ describe('applyEvent, the one writer of session state', () => {
     ]);
     expect(limited.counters.turns).toBe(1);
     expect(limited.ruleState.ended).toBe('turn_limit');
+  });
+
+  it('shows waiting_for_store while any operation waits for the store, and the status it interrupted after the last', () => {
+    const state = freshState();
+    applyEvent(state, { type: 'model_call_started', tools: 1 });
+    const problem = { code: 'STORE_UNAVAILABLE', message: 'down', since: 0, retries: 0 } as const;
+    applyEvent(state, { type: 'store_waiting', wait: 0, problem });
+    applyEvent(state, { type: 'store_waiting', wait: 1, problem: { ...problem, message: 'full' } });
+    expect(state.status).toBe('waiting_for_store');
+    expect([...state.store.waits.keys()]).toEqual([0, 1]);
+    // A newer problem of the first wait becomes the newest one; the count of waits begun stays.
+    applyEvent(state, { type: 'store_waiting', wait: 0, problem: { ...problem, retries: 1 } });
+    expect([...state.store.waits.keys()]).toEqual([1, 0]);
+    expect(state.store.waitsBegun).toBe(2);
+    applyEvent(state, { type: 'store_back', wait: 1 });
+    expect(state.status).toBe('waiting_for_store');
+    applyEvent(state, { type: 'store_back', wait: 0 });
+    expect(state.status).toBe('thinking');
+    applyEvent(state, { type: 'store_identified', store: { id: 'id-1', description: 'directory:h:/d' } });
+    expect(state.store.identity).toEqual({ id: 'id-1', description: 'directory:h:/d' });
   });
 });

@@ -1,8 +1,5 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { partitionCalls } from '../../../../src/dispatch/partition-calls';
 import type { PreparedCall } from '../../../../src/dispatch/prepared-call';
 import { refusePreparedCall } from '../../../../src/dispatch/refuse-prepared-call';
@@ -10,14 +7,6 @@ import type { ToolOutcome } from '../../../../src/dispatch/tool-outcome';
 import { executePreparedCall } from '../../../../src/tools/lifecycle/execute-prepared-call';
 import { prepareToolCall } from '../../../../src/tools/lifecycle/prepare-tool-call';
 import { sampleRegistry } from './sample-tools';
-
-let directory = '';
-beforeAll(async () => {
-  directory = await mkdtemp(join(tmpdir(), 'toolrail-outcomes-'));
-});
-afterAll(async () => {
-  await rm(directory, { recursive: true, force: true });
-});
 
 const proposedCall = fc.oneof(
   fc.record({
@@ -56,7 +45,6 @@ describe('the lifecycle as the workflow drives it', () => {
                     registry,
                     prepared: call,
                     context,
-                    offload: { directory },
                     approved: true,
                   }),
             ),

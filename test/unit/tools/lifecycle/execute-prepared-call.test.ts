@@ -1,7 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { PreparedCall } from '../../../../src/dispatch/prepared-call';
 import type { ToolOutcome } from '../../../../src/dispatch/tool-outcome';
@@ -16,14 +13,6 @@ import type { AnyTool } from '../../../../src/tools/tool';
 import type { ToolExecutionContext } from '../../../../src/tools/tool-context';
 import type { ToolRegistry } from '../../../../src/tools/tool-registry';
 import { interactive, sampleRegistry } from './sample-tools';
-
-let directory = '';
-beforeAll(async () => {
-  directory = await mkdtemp(join(tmpdir(), 'toolrail-offload-'));
-});
-afterAll(async () => {
-  await rm(directory, { recursive: true, force: true });
-});
 
 async function prepareIn(registry: ToolRegistry, name: string, args: unknown): Promise<PreparedCall> {
   const prepared = await prepareToolCall({
@@ -47,7 +36,6 @@ async function run(
     registry,
     prepared,
     context: interactive,
-    offload: { directory },
     approved: true,
     ...options,
   });
@@ -348,56 +336,21 @@ describe('executePreparedCall', () => {
     });
   });
 
-  describe('result offload', () => {
-    const big = (maxResultSizeChars: number) =>
-      defineTool({
+  describe('long results', () => {
+    it('returns the whole output, whatever maxResultSizeChars says: the tool activity offloads it to the content store', async () => {
+      const dump = defineTool({
         name: 'dump',
         description: 'Dumps.',
         inputSchema: z.object({ size: z.number().int() }),
         concurrency: 'READ_ONLY',
-        maxResultSizeChars,
+        maxResultSizeChars: 1_000,
         execute: ({ size }) => 'x'.repeat(size),
       });
-
-    it('writes a result over maxResultSizeChars to a file and returns its path and a preview', async () => {
-      const outcome = await run('dump', { size: 5_000 }, { tools: [big(1_000)] });
-      if (outcome.type !== 'tool-result' || outcome.offloadedTo === undefined)
-        throw new Error('expected an offloaded result');
-      expect(outcome.output).toBe('x'.repeat(1_000));
-      expect(outcome.fullSizeChars).toBe(5_000);
-      expect(outcome.offloadedTo.startsWith(directory)).toBe(true);
-      expect(await readFile(outcome.offloadedTo, 'utf8')).toBe('x'.repeat(5_000));
-    });
-
-    it('keeps a result that fits', async () => {
-      expect(await run('dump', { size: 1_000 }, { tools: [big(1_000)] })).toEqual({
+      expect(await run('dump', { size: 5_000 }, { tools: [dump] })).toEqual({
         type: 'tool-result',
         callId: 'call-dump',
         toolName: 'dump',
-        output: 'x'.repeat(1_000),
-      });
-    });
-
-    it('never offloads a tool that opts out with Infinity', async () => {
-      const outcome = await run('dump', { size: 200_000 }, { tools: [big(Infinity)] });
-      expect(outcome).toMatchObject({ type: 'tool-result' });
-      expect(outcome).not.toHaveProperty('offloadedTo');
-    });
-
-    it('still returns the preview when the directory cannot be written', async () => {
-      const blocked = join(directory, 'a-file');
-      await import('node:fs/promises').then(({ writeFile }) => writeFile(blocked, 'not a directory'));
-      const outcome = await run(
-        'dump',
-        { size: 5_000 },
-        { tools: [big(100)], offload: { directory: blocked, previewChars: 10 } },
-      );
-      expect(outcome).toEqual({
-        type: 'tool-result',
-        callId: 'call-dump',
-        toolName: 'dump',
-        output: 'x'.repeat(10),
-        fullSizeChars: 5_000,
+        output: 'x'.repeat(5_000),
       });
     });
   });

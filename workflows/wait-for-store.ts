@@ -1,0 +1,191 @@
+import {
+  ActivityFailure,
+  ApplicationFailure,
+  patched,
+  proxyActivities,
+  proxyLocalActivities,
+} from '@temporalio/workflow';
+import { isStoreFailureType } from '../src/session';
+import type { SessionEvent, StoreFailureDetails, StoreIdentity, StoreProblem } from '../src/session';
+import type { SessionActivities } from '../activities';
+import type { SessionState } from './session-state';
+import { workflowNow } from './workflow-now';
+
+/** Marks the workflow code that waits for the content store (histories before it failed instead). */
+const waitForStorePatch = 'toolrail-wait-for-store';
+/** Marks the workflow code that records the session's store when it starts. */
+const storeIdentityPatch = 'toolrail-store-identity';
+/** Longest pause before trying an operation again after it failed once the store seemed back, in milliseconds. */
+const maxRetryPauseMs = 60_000;
+/** How long one `awaitStore` check runs before it reports the newest error (and is asked again), in milliseconds. */
+const checkRoundMs = 300_000;
+const contentKey = /^[0-9a-f]{64}$/;
+
+/** What waiting needs of the session (a `Session` is one): its state, and where its events go. */
+export interface StoreWaiter {
+  readonly state: SessionState;
+  emit(event: SessionEvent): void;
+}
+
+/** A store failure the session waits on, as the activity reported it. */
+type StoreFailure = Omit<StoreProblem, 'since' | 'retries'>;
+
+/**
+ * Runs a content-store operation of the session and waits for the store as long as it takes when it
+ * fails: a store that is unavailable or full, content that is missing or corrupt (until it is
+ * restored) or that this worker's payload codecs cannot decode (until a worker with the right ones
+ * reads it), or a worker whose store is not the session's. While it waits the session shows
+ * `waiting_for_store` with the store's error (`store_waiting` events: the `status` and `ruleState`
+ * queries, current details, `ToolrailStatus`), checks every `limits.storeRetryIntervalMs` with the
+ * `awaitStore` activity (which a worker with the session's store answers), and once the store is
+ * back runs the operation again: the session goes on where it was. Other failures, and
+ * cancellation (an interrupt), go to the caller. `elsewhere` runs the operation as a regular
+ * activity: a local one that found this worker's store is not the session's runs there, so that a
+ * worker with the right store takes it.
+ */
+export async function withStore<T>(
+  session: StoreWaiter,
+  operation: () => Promise<T>,
+  elsewhere?: () => Promise<T>,
+): Promise<T> {
+  let wait: { number: number; problem: StoreProblem } | undefined;
+  let failures = 0;
+  let onAnotherWorker = false;
+  try {
+    for (;;) {
+      try {
+        return await (onAnotherWorker && elsewhere !== undefined ? elsewhere() : operation());
+      } catch (error) {
+        const failure = storeFailureOf(error);
+        if (failure === undefined || !patched(waitForStorePatch)) throw error;
+        wait = showWait(session, wait, failure);
+        if (failure.code === 'STORE_MISMATCH' && elsewhere !== undefined && !onAnotherWorker) {
+          onAnotherWorker = true;
+          continue;
+        }
+        // Another worker's refusal is no sign of an overloaded store: no growing pause for it.
+        if (failure.code !== 'STORE_MISMATCH') failures += 1;
+        wait = await untilStoreIsBack(session, wait, failure, failures);
+      }
+    }
+  } finally {
+    if (wait !== undefined) session.emit({ type: 'store_back', wait: wait.number });
+  }
+}
+
+/**
+ * Waits until `awaitStore` says the store is back: at once after the first failure, then after a
+ * pause that doubles from the check interval to 60 s (the store seemed back, yet the operation
+ * failed again). A check that ran its round without the store coming back shows its newest error.
+ */
+async function untilStoreIsBack(
+  session: StoreWaiter,
+  wait: { number: number; problem: StoreProblem },
+  failure: StoreFailure,
+  failures: number,
+): Promise<{ number: number; problem: StoreProblem }> {
+  const { state } = session;
+  const intervalMs = state.limits.storeRetryIntervalMs;
+  // Missing, corrupt or undecodable content is waited for until it reads back whole; otherwise until the store takes writes.
+  const restoring =
+    failure.code === 'CONTENT_MISSING' || failure.code === 'CONTENT_CORRUPT' || failure.code === 'CONTENT_UNDECODABLE';
+  const key = restoring && failure.key !== undefined && contentKey.test(failure.key) ? failure.key : undefined;
+  let firstCheckAfterMs = failures <= 1 ? 0 : Math.min(intervalMs * 2 ** (failures - 1), maxRetryPauseMs);
+  for (;;) {
+    try {
+      const round = { firstCheckAfterMs, intervalMs, roundMs: checkRoundMs };
+      await checks.awaitStore({ sessionId: state.sessionId, ...storeOf(state), ...round, ...(key ? { key } : {}) });
+      return wait;
+    } catch (error) {
+      const newest = storeFailureOf(error);
+      if (newest === undefined) throw error;
+      wait = showWait(session, wait, newest);
+      firstCheckAfterMs = 0;
+    }
+  }
+}
+
+/** Shows why the operation waits: a new wait, or a newer problem of the same one (it keeps its start and counts a retry). */
+function showWait(
+  session: StoreWaiter,
+  wait: { number: number; problem: StoreProblem } | undefined,
+  failure: StoreFailure,
+): { number: number; problem: StoreProblem } {
+  const number = wait?.number ?? session.state.store.waitsBegun;
+  const problem: StoreProblem = wait
+    ? { ...failure, since: wait.problem.since, retries: wait.problem.retries + 1 }
+    : { ...failure, since: workflowNow(), retries: 0 };
+  session.emit({ type: 'store_waiting', wait: number, problem });
+  return { number, problem };
+}
+
+/** The store failure an activity reported (directly or as the cause of its `ActivityFailure`), or `undefined`. */
+function storeFailureOf(error: unknown): StoreFailure | undefined {
+  const cause = error instanceof ActivityFailure ? error.cause : error;
+  if (!(cause instanceof ApplicationFailure) || !isStoreFailureType(cause.type)) return undefined;
+  const details = (cause.details?.[0] ?? {}) as StoreFailureDetails;
+  return {
+    code: cause.type,
+    message: cause.message,
+    ...(typeof details.store === 'string' ? { store: details.store } : {}),
+    ...(typeof details.key === 'string' ? { key: details.key } : {}),
+  };
+}
+
+/** `{ store }` for an activity's input, when the session recorded its store. */
+export function storeOf(state: SessionState): { store?: StoreIdentity } {
+  const { identity } = state.store;
+  return identity === undefined ? {} : { store: identity };
+}
+
+/**
+ * Records the identity of the session's store, once, when a session starts (a continued run has it
+ * already; a session started before toolrail recorded it goes on without): from then on a worker
+ * with another store does not serve the session.
+ */
+export async function recordSessionStore(session: StoreWaiter): Promise<void> {
+  const { state } = session;
+  if (state.store.identity !== undefined || !patched(storeIdentityPatch)) return;
+  const store = await withStore(session, () => content.identifyStore({ sessionId: state.sessionId }));
+  session.emit({ type: 'store_identified', store });
+}
+
+/**
+ * The workflow's content-store writes: local activities, whose inputs never enter the history
+ * (only the references they return); for when this worker's store is not the session's, the same
+ * writes as regular activities, which Temporal retries until a worker with the session's store
+ * takes them (their inputs then enter the history).
+ */
+export function contentWrites(session: StoreWaiter): Pick<SessionActivities, 'storeMessages' | 'sealLog'> {
+  return {
+    storeMessages: (input) =>
+      withStore(
+        session,
+        () => content.storeMessages(input),
+        () => contentElsewhere.storeMessages(input),
+      ),
+    sealLog: (input) =>
+      withStore(
+        session,
+        () => content.sealLog(input),
+        () => contentElsewhere.sealLog(input),
+      ),
+  };
+}
+
+const content = proxyLocalActivities<SessionActivities>({
+  startToCloseTimeout: 60_000,
+  retry: { maximumAttempts: 10, initialInterval: 500, backoffCoefficient: 2, maximumInterval: 10_000 },
+});
+
+const contentElsewhere = proxyActivities<SessionActivities>({
+  startToCloseTimeout: 60_000,
+  retry: { initialInterval: 1_000, backoffCoefficient: 2, maximumInterval: 10_000 },
+});
+
+/** Whether the store is back: a regular activity, so a worker with the session's store answers it (it heartbeats). */
+const checks = proxyActivities<SessionActivities>({
+  startToCloseTimeout: checkRoundMs + 60_000,
+  heartbeatTimeout: 30_000,
+  retry: { initialInterval: 1_000, backoffCoefficient: 2, maximumInterval: 10_000 },
+});
