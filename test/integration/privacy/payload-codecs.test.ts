@@ -57,6 +57,11 @@ function markersInBytes(chunks: readonly Uint8Array[], markers: readonly string[
   return markers.filter((marker) => chunks.some((bytes) => Buffer.from(bytes).includes(marker))).sort();
 }
 
+/** Whether `bytes` are content toolrail stored through payload codecs (they start with its header). */
+function isEncodedContent(bytes: Uint8Array): boolean {
+  return Buffer.from(bytes).subarray(0, 18).toString('latin1') === '\u0000toolrail/payload\n';
+}
+
 /** Every file under `root`, read. */
 function filesUnder(root: string): Buffer[] {
   return readdirSync(root, { withFileTypes: true, recursive: true })
@@ -290,7 +295,8 @@ describe('a session whose client and worker encrypt with a payload codec', () =>
       expect(markersInBytes(server.raw, all)).toEqual([]);
       expect(markersInText(server.cliJson, all)).toEqual([]);
       const files = filesUnder(storeRoot);
-      expect(files.length).toBeGreaterThanOrEqual(8);
+      // Six messages (the first one stored by the client before the start), at least.
+      expect(files.filter((bytes) => isEncodedContent(bytes)).length).toBeGreaterThanOrEqual(6);
       expect(markersInBytes(files, all)).toEqual([]);
       expect(worker.log()).toContain(sessionId);
       expect(markersInText(worker.log(), all)).toEqual([]);
@@ -337,9 +343,12 @@ describe('a session whose client and worker encrypt with a payload codec', () =>
       }
 
       // Retention works on encrypted sessions as on any other.
-      const pruned = await runCli(['store', 'prune', '--session', sessionId], { env: { ...codecEnv, ...withCodec } });
+      // Once the session closed (prune never removes an open one's content).
+      await toolrail.getSession(sessionId).end();
+      await toolrail.getSession(sessionId).result();
+      const pruned = await cli(['store', 'prune', '--session', sessionId], withCodec);
       expect(pruned).toMatchObject({ code: 0 });
-      expect(pruned.stdout).toMatch(/^deleted [1-9]\d* item\(s\) of session/);
+      expect(pruned.stdout).toMatch(/^deleted 1 session\(s\), [1-9]\d* bytes/);
     } finally {
       await worker.stop();
       await store.close();
@@ -369,7 +378,8 @@ describe('a session whose client and worker encrypt with a payload codec', () =>
       const toolrail = encryptingClient(store, taskQueue);
       const { sessionId, markers } = await runPrivateSession(toolrail, 'codec-postgres');
       const session = toolrail.getSession(sessionId);
-      await session.send(`${markers.second} too`);
+      // A second message over 256 KiB: its update travels as an External Storage claim in the store.
+      await session.send(`${markers.second} too. ${'More background. '.repeat(17_000)}`);
       await pollUntil(
         () => session.status(),
         (status) => status.counters.runs >= 2 && status.status === 'idle',
@@ -404,7 +414,14 @@ describe('a session whose client and worker encrypt with a payload codec', () =>
         )
       ).rows;
       const sessionRows = rows.filter((row) => row.session_id === sessionId);
-      expect(sessionRows.length).toBeGreaterThanOrEqual(8);
+      expect(sessionRows.filter((row) => isEncodedContent(row.bytes)).length).toBeGreaterThanOrEqual(6);
+      // The claim: the update's payload as Temporal encoded it (with the codec), stored as it is.
+      const claims = sessionRows.filter((row) => !isEncodedContent(row.bytes) && !row.key.startsWith('record:'));
+      expect(claims.length).toBeGreaterThanOrEqual(1);
+      for (const claim of claims)
+        expect(new TextDecoder().decode(temporal.api.common.v1.Payload.decode(claim.bytes).metadata?.encoding)).toBe(
+          'binary/encrypted',
+        );
       expect(
         markersInBytes(
           rows.map((row) => row.bytes),
@@ -444,7 +461,7 @@ describe('a session whose client and worker encrypt with a payload codec', () =>
     try {
       const { markers } = await worker.runUntil(runPrivateSession(encryptingClient(store, taskQueue), 'codec-plugin'));
       const files = filesUnder(storeRoot);
-      const encoded = files.filter((bytes) => bytes.subarray(0, 18).toString('latin1') === '\u0000toolrail/payload\n');
+      const encoded = files.filter((bytes) => isEncodedContent(bytes));
       expect(encoded.length).toBeGreaterThanOrEqual(4);
       expect(markersInBytes(files, Object.values(markers))).toEqual([]);
     } finally {
@@ -497,6 +514,55 @@ describe('a session whose client and worker encrypt with a payload codec', () =>
           expect(cli.stderr).toContain(`in ${store.description} cannot be read: it was stored without payload codecs`);
         },
       );
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('makes a session whose worker cannot decode its content wait (never fail), naming the key and the store', async () => {
+    const storeRoot = path.join(workDirectory, 'switched-store');
+    const store = new DirectoryContentStore(storeRoot);
+    const taskQueue = uniqueName('codec-switch');
+    try {
+      // Written without codecs, then served by a worker with codecs (as when codecs are introduced).
+      const { sessionId, markers } = await withSessionWorker(
+        {
+          connections,
+          tools: [lookUpRecord],
+          scriptedModels: { 'private-session': privateSessionModel() },
+          contentStore: store,
+          taskQueue,
+        },
+        ({ client }) => runPrivateSession(client, 'codec-switch'),
+      );
+      // The worker's replies are encoded: a client with the codecs reads them (and the plain history).
+      const session = encryptingClient(store, taskQueue).getSession(sessionId);
+      const encrypting = await createWorker({
+        connection: connections.nativeConnection,
+        namespace: connections.namespace,
+        taskQueue,
+        tools: [lookUpRecord],
+        scriptedModels: { 'private-session': privateSessionModel() },
+        contentStore: store,
+        workflowBundle: { code: readFileSync(bundlePath, 'utf8') },
+        workerOptions: { dataConverter: { payloadCodecs: [codec] }, stickyQueueScheduleToStartTimeout: 1_000 },
+      });
+      const waiting = await encrypting.runUntil(async () => {
+        await session.send(`${markers.second} too`);
+        return pollUntil(
+          () => session.status(),
+          (status) => status.status === 'waiting_for_store',
+          { timeoutMs: 60_000, intervalMs: 500 },
+        );
+      });
+      expect(waiting.storeProblem).toMatchObject({ code: 'CONTENT_UNDECODABLE', store: store.description });
+      const key = waiting.storeProblem?.key ?? '';
+      expect(key).toMatch(/^[0-9a-f]{64}$/);
+      expect(waiting.storeProblem?.message).toContain(
+        `Content ${key} of session "${sessionId}" in ${store.description}`,
+      );
+      expect(waiting.storeProblem?.message).toContain('it was stored without payload codecs');
+      await session.workflow.terminate('test over');
     } finally {
       await store.close();
     }
