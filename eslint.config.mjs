@@ -38,7 +38,10 @@ const parts = {
     mayImport: ['kernel', 'dispatch', 'session', 'models', 'tools', 'conversation', 'store'],
   },
   worker: { folder: 'src/worker', mayImport: ['activities', 'tools', 'models', 'store', 'tracing'] },
-  client: { folder: 'src/client', mayImport: ['workflows', 'rules', 'session', 'conversation', 'store', 'tracing'] },
+  client: {
+    folder: 'src/client',
+    mayImport: ['kernel', 'workflows', 'rules', 'session', 'models', 'conversation', 'store', 'tracing'],
+  },
   devserver: { folder: 'src/devserver', mayImport: ['kernel', 'session'] },
   cli: { folder: 'src/cli', mayImport: ['rules', 'rules-files', 'session', 'store', 'client', 'worker', 'devserver'] },
 };

@@ -52,6 +52,7 @@ export default defineConfig({
         },
       },
       {
+        resolve,
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],

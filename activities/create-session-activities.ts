@@ -3,8 +3,15 @@ import type { PayloadCodec } from '@temporalio/common';
 import type { ToolCatalog, ToolOutcome } from '../src/dispatch';
 import { TOOL_SEARCH_NAME } from '../src/kernel';
 import { isRecordedCall, shouldRetryToolOutcome } from '../src/dispatch';
-import type { ModelAdapter, ProposedToolCall, ModelSettings } from '../src/models';
-import { ModelError, createModelAdapter, modelErrorToApplicationFailure } from '../src/models';
+import type { LanguageModelV4, ModelRequest, WorkerModels, LanguageModelRegistry } from '../src/models';
+import {
+  ModelError,
+  callLanguageModel,
+  createModelResolver,
+  modelErrorToApplicationFailure,
+  toModelError,
+} from '../src/models';
+import { modelFinishOutcome } from '../src/session';
 import { buildToolCatalog, executePreparedCall, prepareToolCall } from '../src/tools';
 import type { ToolHooks, ToolRegistry } from '../src/tools';
 import { buildModelMessages, resolveContextBudget, createConversationReader } from '../src/conversation';
@@ -16,14 +23,31 @@ import { readToolCallRecord, writeToolCallRecord } from './tool-call-record';
 import { awaitStore } from './await-store';
 import { checkSessionStore, keepTrying, reportingStoreFailures, storeFailure } from './store-failures';
 import { storeToolResult } from './store-tool-result';
+import { annotateModelRequest, annotateModelResponse, annotateToolCall } from './gen-ai-span-attributes';
+import { modelTextHooks } from './model-text-feed';
+import type { ModelTextDelta, ModelTextFeed } from './model-text-feed';
 
 /** What the session activities need from the worker. */
 export interface SessionActivityDependencies {
   registry: ToolRegistry;
+  /** Language models by the id sessions name (`model: { id }`), each with its defaults if you like. */
+  models?: WorkerModels;
+  /** Resolves ids not in `models` (the AI SDK's `createProviderRegistry(...)`, or one provider). */
+  modelRegistry?: LanguageModelRegistry;
   /** Scripted models by name, for sessions whose model settings say `provider: 'scripted'`. */
-  scriptedModels?: ReadonlyMap<string, ModelAdapter>;
-  /** Where API keys are read from. Defaults to `process.env`. */
+  scriptedModels?: ReadonlyMap<string, LanguageModelV4>;
+  /** Where the built-in providers read API keys. Defaults to `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
+  /** The `fetch` the built-in providers use. Defaults to the global one. */
+  fetch?: typeof fetch;
+  /**
+   * Called with the model's text as it arrives: each delta of a streamed response, or the whole
+   * text of one that is not streamed. `attempt` is the activity's attempt (a retried call starts its
+   * text again). For your own live views; it must not throw or block (a throw is logged and ignored).
+   */
+  onModelTextDelta?: (event: ModelTextDelta) => void;
+  /** Where streamed text goes to the sessions' live feeds (`createModelTextFeed`); nowhere when absent. */
+  textFeed?: ModelTextFeed;
   hooks?: ToolHooks;
   /** How often running activities heartbeat on their own (so cancellations reach them), in ms. Defaults to 1 000. */
   heartbeatIntervalMs?: number;
@@ -70,19 +94,13 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
     ...(dependencies.namespace ? { namespace: dependencies.namespace } : {}),
   });
   const conversation = createConversationReader(content);
-  const adapters = new Map<string, ModelAdapter>();
-  const adapterFor = (settings: ModelSettings): ModelAdapter => {
-    const key = JSON.stringify(settings);
-    let adapter = adapters.get(key);
-    if (adapter === undefined) {
-      adapter = createModelAdapter(settings, {
-        ...(dependencies.scriptedModels ? { scriptedModels: dependencies.scriptedModels } : {}),
-        ...(dependencies.env ? { env: dependencies.env } : {}),
-      });
-      adapters.set(key, adapter);
-    }
-    return adapter;
-  };
+  const resolveModel = createModelResolver({
+    ...(dependencies.models ? { models: dependencies.models } : {}),
+    ...(dependencies.modelRegistry ? { modelRegistry: dependencies.modelRegistry } : {}),
+    ...(dependencies.scriptedModels ? { scriptedModels: dependencies.scriptedModels } : {}),
+    ...(dependencies.env ? { env: dependencies.env } : {}),
+    ...(dependencies.fetch ? { fetch: dependencies.fetch } : {}),
+  });
   const catalogOf = (tools: readonly string[] | undefined, revealed: readonly string[]): ToolCatalog => {
     const full = buildToolCatalog({ registry, revealed });
     if (tools === undefined) return full;
@@ -102,45 +120,68 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
     async callModel({ sessionId, store: sessionStore, turn, settings, system, log, tools, catalog, interactive }) {
       const context = Context.current();
       const startedAt = Date.now();
+      const signal = context.cancellationSignal;
+      const resolved = asApplicationFailure(() => resolveModel(settings));
+      const { model, stream } = resolved;
       // The request is built from the content store, within the model's context budget.
-      const budgetBytes = resolveContextBudget(settings);
+      const budgetBytes = resolveContextBudget({
+        provider: model.provider,
+        contextBudgetBytes: resolved.contextBudgetBytes,
+      });
       const { messages, shown } = await reportingStoreFailures(async () => {
         await checkSessionStore(store, sessionStore, sessionId);
         const entries = await conversation.readLog(sessionId, log);
         return buildModelMessages(entries, (refs) => conversation.readMessages(sessionId, refs), { budgetBytes });
       });
-      const answered = await withHeartbeats(heartbeatIntervalMs, async () => {
+      const { contextBudgetBytes: _budget, stream: _stream, ...generation } = resolved.generation;
+      const request: ModelRequest = {
+        model: model.modelId,
+        ...(system === undefined ? {} : { system }),
+        messages,
+        tools,
+        turn,
+        sessionId,
+        ...generation,
+      };
+      annotateModelRequest(model, request, stream);
+      // Streamed text goes to the live feed (and the worker's hook) as it arrives.
+      const text = modelTextHooks({ sessionId, turn, attempt: context.info.attempt }, dependencies, () => context);
+      const called = await withHeartbeats(heartbeatIntervalMs, async () => {
         try {
-          return await adapterFor(settings).complete(
-            { model: settings.model, ...(system === undefined ? {} : { system }), messages, tools, turn },
-            { signal: context.cancellationSignal },
-          );
+          return await callLanguageModel({
+            model,
+            request,
+            stream,
+            abortSignal: signal,
+            // Each chunk is a sign of life: a cancellation reaches a streamed call within the heartbeat throttle.
+            ...(context.info.isLocal ? {} : { onChunk: () => context.heartbeat() }),
+            ...(text.onTextDelta ? { onTextDelta: text.onTextDelta } : {}),
+          });
         } catch (error) {
-          if (context.cancellationSignal.aborted) throw context.cancellationSignal.reason;
-          if (ModelError.isInstance(error)) throw modelErrorToApplicationFailure(error);
-          throw error;
+          if (signal.aborted) throw signal.reason;
+          throw asFailure(toModelError(error, { provider: model.provider, signal }));
+        } finally {
+          text.end();
         }
       });
-      // Whatever the adapter returned, every call gets an id unique in the session's turn: the workflow keys outcomes by it.
-      const response = { ...answered, toolCalls: withDistinctCallIds(answered.toolCalls, turn) };
+      const { response } = called;
+      annotateModelResponse(response, called);
+      // Calls of a response that was cut off, refused, filtered or paused never run: they are not stored either.
+      const runs = modelFinishOutcome(response.finishReason, response.toolCalls.length).kind === 'calls';
+      const { toolCallMetadata: _notRun, ...withoutCalls } = called.assistant;
+      const stored = runs ? called.assistant : { ...withoutCalls, toolCalls: [] };
       // The catalog the model saw: names fixed by the workflow for this turn (deferred ones it lists count as revealed).
       const turnCatalog = catalogOf(catalog, catalog);
-      const prepared = await Promise.all(
-        response.toolCalls.map((call) =>
-          prepareToolCall({
-            registry,
-            call,
-            context: { sessionId, interactive, signal: context.cancellationSignal },
-            catalog: turnCatalog,
-          }),
-        ),
-      );
+      const prepared = runs
+        ? await Promise.all(
+            response.toolCalls.map((call) =>
+              prepareToolCall({ registry, call, context: { sessionId, interactive, signal }, catalog: turnCatalog }),
+            ),
+          )
+        : [];
       // The model answered: a store that fails now is tried again for a while before the answer is given up.
       const storing = await keepTrying(
-        () =>
-          conversation.storeMessages(sessionId, [
-            { role: 'assistant', ...(response.text ? { text: response.text } : {}), toolCalls: response.toolCalls },
-          ]),
+        () => conversation.storeMessages(sessionId, [stored]),
         Math.min(Date.now() + responseStoreRetryMs, activityDeadline(startedAt)),
       );
       if ('error' in storing) throw storeFailure(storing.error);
@@ -174,6 +215,7 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
     async executeTool({ sessionId, store: sessionStore, turn, interactive, prepared, approved, rulesReadOutput }) {
       const context = Context.current();
       const deadline = activityDeadline(Date.now());
+      annotateToolCall(sessionId, turn, prepared.callId, prepared.toolName);
       // A worker with another store refuses the call before it runs (so it may run elsewhere).
       await reportingStoreFailures(() => checkSessionStore(store, sessionStore, sessionId));
       const afterAbort = reportLateToolEnd({
@@ -296,18 +338,16 @@ async function withHeartbeats<T>(intervalMs: number, work: () => Promise<T>): Pr
   }
 }
 
-/**
- * The calls with ids that are non-empty and distinct: a missing, empty or repeated id (a custom
- * adapter's, a scripted model's, or a provider's that repeats them) becomes `call_<turn>_<index>`,
- * suffixed until it is distinct too. The model sees the ids as given here, so each result still
- * answers its own call.
- */
-export function withDistinctCallIds(calls: readonly ProposedToolCall[], turn: number): ProposedToolCall[] {
-  const taken = new Set<string>();
-  return calls.map((call, index) => {
-    let id = typeof call.id === 'string' && call.id !== '' && !taken.has(call.id) ? call.id : `call_${turn}_${index}`;
-    for (let suffix = 2; taken.has(id); suffix += 1) id = `call_${turn}_${index}_${suffix}`;
-    taken.add(id);
-    return id === call.id ? call : { ...call, id };
-  });
+/** A model error as the failure the activity throws (type = code, retry per code, delay per retry-after); anything else as it is. */
+function asFailure(error: unknown): unknown {
+  return ModelError.isInstance(error) ? modelErrorToApplicationFailure(error) : error;
+}
+
+/** Runs `work`, turning a `ModelError` it throws (e.g. `CONFIGURATION`) into the activity's failure. */
+function asApplicationFailure<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    throw asFailure(error);
+  }
 }

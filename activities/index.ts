@@ -2,3 +2,12 @@
 // calls them through (type-only imports, erased from the workflow bundle).
 export { createSessionActivities } from './create-session-activities';
 export type { CallModelResult, SessionActivities } from './types';
+export type { SessionActivityDependencies } from './create-session-activities';
+export { createModelTextFeed, defaultTextIntervalMs } from './model-text-feed';
+export type {
+  ModelTextCall,
+  ModelTextContext,
+  ModelTextDelta,
+  ModelTextFeed,
+  ModelTextStream,
+} from './model-text-feed';

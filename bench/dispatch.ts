@@ -1,6 +1,7 @@
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { measureOnServer } from './dispatch/measure-on-server';
 import { printDispatchResults } from './dispatch/print-dispatch-results';
+import { recordFigures } from './bench-figures';
 
 /** Timed rounds per scenario, after one warm-up run of each variant. */
 const iterations = Number(process.env['TOOLRAIL_BENCH_ITERATIONS'] ?? 5);
@@ -30,6 +31,17 @@ export async function runDispatchBench(): Promise<void> {
     );
     const results = await measureOnServer({ dynamicConfig: configuration.dynamicConfig, iterations });
     printDispatchResults(results, iterations);
+    for (const [key, measured] of results) {
+      const [scenario = key, variant = ''] = key.split('/');
+      recordFigures({
+        section: 'dispatch',
+        configuration: configuration.label,
+        scenario,
+        variant,
+        medianMs: measured.medianMs,
+        events: measured.timeline.events,
+      });
+    }
   }
 }
 

@@ -14,6 +14,10 @@ import { openContentStore } from '../src/store/open-content-store';
 import { defineTool } from '../src/tools';
 import { createWorker } from '../src/worker/create-worker';
 import { emptyRules } from './dispatch/measure-on-server';
+import { followWholeFeed } from './long-session/follow-feed';
+import type { FollowedFeed } from './long-session/follow-feed';
+import { measureTextDeltaCost } from './long-session/text-delta-cost';
+import { recordFigures } from './bench-figures';
 
 /** One long-session workload: a first message, then `calls` model turns of one read-only call each. */
 interface Workload {
@@ -25,6 +29,8 @@ interface Workload {
   oneResponse?: boolean;
   /** What the issue measured on main before the conversation moved to the content store. */
   before: string;
+  /** History per call on main before the live feed (same figures as below: run of call 10 → last full run). */
+  beforeFeed: string;
 }
 
 const workloads: Workload[] = [
@@ -34,6 +40,7 @@ const workloads: Workload[] = [
     calls: 100,
     resultBytes: 5_000,
     before: 'completed; 55.5 MB history',
+    beforeFeed: '18.6 KB → 18.5 KB',
   },
   {
     label: '800 KB + 100 × 5 KB (#1890)',
@@ -41,14 +48,23 @@ const workloads: Workload[] = [
     calls: 100,
     resultBytes: 5_000,
     before: 'terminated at call 48 (2.07 MB continue-as-new input)',
+    beforeFeed: '17.2 KB → 18.6 KB',
   },
-  { label: '20 KB + 400 × 10 KB (4 MB)', firstMessageBytes: 20_000, calls: 400, resultBytes: 10_000, before: '–' },
+  {
+    label: '20 KB + 400 × 10 KB (4 MB)',
+    firstMessageBytes: 20_000,
+    calls: 400,
+    resultBytes: 10_000,
+    before: '–',
+    beforeFeed: '14.6 KB → 14.7 KB',
+  },
   {
     label: '20 KB + 1,000 × 1 KB',
     firstMessageBytes: 20_000,
     calls: 1_000,
     resultBytes: 1_000,
     before: 'completed in 277 s; 183 runs, 1.07 GB history',
+    beforeFeed: '12.8 KB → 13.5 KB',
   },
   {
     label: '20 KB + one response of 1,000 × 1 KB',
@@ -57,6 +73,7 @@ const workloads: Workload[] = [
     resultBytes: 1_000,
     oneResponse: true,
     before: '–',
+    beforeFeed: '3.2 KB → 4.9 KB',
   },
 ];
 
@@ -79,6 +96,8 @@ interface Measured {
    */
   early: { history: number; store: number; cpuMicros: number };
   late: { history: number; store: number; cpuMicros: number };
+  /** What the subscriber saw, when one followed the session. */
+  feed?: FollowedFeed;
 }
 
 /**
@@ -101,14 +120,34 @@ export async function runLongSessionBench(): Promise<void> {
   try {
     const client = new Client({ connection, namespace: server.namespace });
     process.stdout.write('\nlong sessions: the conversation by reference (embedded content store), local dev server\n');
-    const rows: [Workload, Measured][] = [];
-    for (const workload of workloads) {
-      rows.push([
-        workload,
-        await measure(workload, { client, nativeConnection, namespace: server.namespace, directory }),
-      ]);
+    const on = { client, nativeConnection, namespace: server.namespace, directory };
+    // TOOLRAIL_BENCH_LONG_WORKLOADS=N runs the first N workloads only; TOOLRAIL_BENCH_FEED=off leaves
+    // out the runs with a feed subscriber and the cost of streamed text.
+    const count = Number(process.env['TOOLRAIL_BENCH_LONG_WORKLOADS'] ?? workloads.length);
+    const withFeed = process.env['TOOLRAIL_BENCH_FEED'] !== 'off';
+    const rows: [Workload, Measured, Measured | undefined][] = [];
+    for (const workload of workloads.slice(0, count)) {
+      // Side by side: no subscriber, then one that follows the session's live feed from start to end.
+      const off = await measure(workload, on, false);
+      rows.push([workload, off, withFeed ? await measure(workload, on, true) : undefined]);
+      const { outcome, runs, totalHistoryBytes, wallMs, late } = off;
+      recordFigures({
+        section: 'long-session',
+        workload: workload.label,
+        outcome,
+        runs,
+        totalHistoryBytes,
+        wallMs,
+        late,
+      });
     }
-    printRows(rows);
+    printRows(rows.map(([workload, off]) => [workload, off]));
+    if (withFeed) {
+      printFeedRows(
+        rows.flatMap(([workload, off, followed]) => (followed ? [[workload, off, followed] as const] : [])),
+      );
+      await measureTextDeltaCost(on);
+    }
   } finally {
     await nativeConnection.close();
     await connection.close();
@@ -125,6 +164,7 @@ async function measure(
     namespace,
     directory,
   }: { client: Client; nativeConnection: NativeConnection; namespace: string; directory: string },
+  follow: boolean,
 ): Promise<Measured> {
   const counter = countingStore(openContentStore(directory));
   const cpuAtCall: number[] = [];
@@ -150,7 +190,7 @@ async function measure(
     ],
     { recordRequests: false },
   );
-  const taskQueue = `bench-long-${workload.calls}-${workload.firstMessageBytes}${workload.oneResponse ? '-one' : ''}`;
+  const taskQueue = `bench-long-${workload.calls}-${workload.firstMessageBytes}${workload.oneResponse ? '-one' : ''}${follow ? '-feed' : ''}`;
   const worker = await createWorker({
     connection: nativeConnection,
     namespace,
@@ -161,6 +201,7 @@ async function measure(
   });
   const toolrail = new ToolrailClient({ client, taskQueue, contentStore: counter });
   const started = performance.now();
+  let feed: FollowedFeed | undefined;
   const outcome = await worker.runUntil(async () => {
     const session = await toolrail.startSession({
       sessionId: taskQueue,
@@ -170,10 +211,13 @@ async function measure(
       interactive: false,
       limits: { maxTurnsPerRun: workload.calls + 5 },
     });
-    return session.result().then(
+    const following = follow ? followWholeFeed(session) : undefined;
+    const result = session.result().then(
       (status) => `${status.status} (${status.counters.toolCalls} calls)`,
       (error: unknown) => `failed: ${error instanceof Error ? error.message : String(error)}`.slice(0, 80),
     );
+    feed = await following;
+    return result;
   });
   const wallMs = performance.now() - started;
   const history = await historyByCall(client, taskQueue);
@@ -201,6 +245,7 @@ async function measure(
     wallMs,
     early: perCall(earlyRun, warmUpCalls),
     late: perCall(lateRun, 0),
+    ...(feed ? { feed } : {}),
   };
 }
 
@@ -285,6 +330,25 @@ function printRows(rows: readonly [Workload, Measured][]): void {
       ([workload, measured]) =>
         `| ${workload.label} | ${workload.before} | ${measured.outcome} | ${measured.runs} | ${mb(measured.largestRunBytes)} | ${mb(measured.totalHistoryBytes)} | ${kb(measured.largestCarriedBytes)} | ${mb(measured.storeBytes)} | ${(measured.wallMs / 1000).toFixed(1)} s | ${kb(measured.early.history)} → ${kb(measured.late.history)} (${ratio(measured.late.history, measured.early.history)}) | ${kb(measured.early.store)} → ${kb(measured.late.store)} (${ratio(measured.late.store, measured.early.store)}) | ${(measured.early.cpuMicros / 1000).toFixed(1)} → ${(measured.late.cpuMicros / 1000).toFixed(1)} ms (${ratio(measured.late.cpuMicros, measured.early.cpuMicros)}) |`,
     ),
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+function printFeedRows(rows: readonly [Workload, Measured, Measured][]): void {
+  const kb = (bytes: number): string => `${(bytes / 1_000).toFixed(1)} KB`;
+  const perCall = ({ early, late }: Measured): string => `${kb(early.history)} → ${kb(late.history)}`;
+  const ratio = (a: number, b: number): string => (b > 0 ? `${(a / b).toFixed(2)}×` : '–');
+  const lines = [
+    '',
+    'live feed: one subscriber following the whole session (queries while it long-polls the history) vs none, side by side',
+    '| workload | history/call before the feed (main) | no subscriber | one subscriber | subscriber / none (run of call 10, last full run) | largest continue-as-new input (none → one) | what the subscriber saw |',
+    '|---|---|---|---|---|---|---|',
+    ...rows.map(([workload, off, on]) => {
+      const seen = on.feed
+        ? `${on.feed.events} events across ${on.feed.continuedAsNew + 1} runs, ${on.feed.inOrderOnce ? 'each once, in order' : 'MISSED OR DOUBLED'}`
+        : '–';
+      return `| ${workload.label} | ${workload.beforeFeed} | ${perCall(off)} | ${perCall(on)} | ${ratio(on.early.history, off.early.history)}, ${ratio(on.late.history, off.late.history)} | ${kb(off.largestCarriedBytes)} → ${kb(on.largestCarriedBytes)} | ${seen} |`;
+    }),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }

@@ -1,3 +1,4 @@
+import { runBaselineBench } from './baseline';
 import { runDispatchBench } from './dispatch';
 import { runEngineBench } from './engine';
 import { runLongSessionBench } from './long-session';
@@ -7,6 +8,7 @@ const sections: Record<string, () => Promise<void>> = {
   engine: runEngineBench,
   dispatch: runDispatchBench,
   'long-session': runLongSessionBench,
+  baseline: runBaselineBench,
 };
 
 /** `npm run bench`: every benchmark section in turn, or only those named on the command line. */

@@ -30,7 +30,8 @@ until temporal operator search-attribute create --namespace "$namespace" \
   --name ToolrailStatus --type Keyword \
   --name ToolrailLastTool --type Keyword \
   --name ToolrailBlockedCalls --type Int \
-  --name ToolrailPendingApprovals --type Int; do
+  --name ToolrailPendingApprovals --type Int \
+  --name ToolrailTotalTokens --type Int; do
   if [ "$attempt" -ge 30 ]; then
     echo "could not register toolrail's search attributes in namespace $namespace" >&2
     exit 1

@@ -5,13 +5,13 @@
  * the UI. Ctrl-C stops everything; `--once` exits 0 as soon as the session is done.
  *
  * The model is scripted, or a real one when OPENAI_API_KEY or ANTHROPIC_API_KEY is set
- * (TOOLRAIL_DEMO_MODEL picks the model name).
+ * (TOOLRAIL_DEMO_MODEL picks the model name), called through the official AI SDK providers.
  */
 import path from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { createWorker, formatDiagnostic, loadRuleSet, ToolrailClient } from 'toolrail';
-import type { ModelSettings } from 'toolrail';
+import type { BuiltInModelSettings } from 'toolrail';
 import { isPortFree, startDevServer } from 'toolrail/testing';
 import { followDemoSession } from './support-desk/follow-demo-session';
 import { supportDeskScript } from './support-desk/support-desk-script';
@@ -20,11 +20,16 @@ import { createSupportDeskTools } from './support-desk/support-desk-tools';
 const once = process.argv.includes('--once');
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
 
-function chooseModel(): ModelSettings {
-  if (process.env.OPENAI_API_KEY)
-    return { provider: 'openai', model: process.env.TOOLRAIL_DEMO_MODEL ?? 'gpt-4.1-mini' };
+/**
+ * The demo's model: a real one through the official AI SDK providers when a key is set (OpenAI's
+ * Responses API, or Anthropic; streamed, so the feed shows its text as it is written), else the
+ * scripted support agent. `TOOLRAIL_DEMO_MODEL` names another model of the same provider.
+ */
+function chooseModel(): BuiltInModelSettings {
+  const named = process.env.TOOLRAIL_DEMO_MODEL;
+  if (process.env.OPENAI_API_KEY) return { provider: 'openai-responses', model: named ?? 'gpt-5.4-mini', stream: true };
   if (process.env.ANTHROPIC_API_KEY)
-    return { provider: 'anthropic', model: process.env.TOOLRAIL_DEMO_MODEL ?? 'claude-sonnet-4-5' };
+    return { provider: 'anthropic', model: named ?? 'claude-sonnet-5-5', stream: true };
   return { provider: 'scripted', model: 'support-desk' };
 }
 
@@ -89,6 +94,7 @@ async function runDemo(stopRequested: Promise<unknown>): Promise<void> {
     log(
       `From a terminal: npx toolrail state ${session.sessionId} --address ${server.address} --ui-url ${server.uiAddress ?? ''}`,
     );
+    log(`  and its live feed, from the start: npx toolrail follow ${session.sessionId} --address ${server.address}`);
     if (once) {
       await session.end();
       await session.result();

@@ -3,7 +3,7 @@
 // and writes dist/esm/: for each entry an ES module that re-exports the CommonJS build, so `import`
 // gets native ES modules and one copy of every class (no dual-package hazard).
 // `--out-dir DIR` builds into DIR instead (the production tier builds the image's dist/ this way,
-// without touching the repository's). The examples import `toolrail` and `toolrail/testing`: the
+// without touching the repository's). The examples import `toolrail`, `toolrail/client` and `toolrail/testing`: the
 // build resolves them to the sources, and at run time Node resolves them to the package itself
 // (a package may import itself by its name through its `exports`).
 import { execFileSync } from 'node:child_process';

@@ -7,7 +7,23 @@
 
 // The client and the session handle.
 export { ToolrailClient, SessionHandle } from './client';
-export type { StartSessionOptions, SessionListing } from './client';
+export type { StartSessionOptions, SessionListing, SendOrStartOptions } from './client';
+// The live feed: a session's events as they happen, the reply to a message, the UI message stream.
+export { FeedGapError, SentMessage, uiMessageChunker } from './client';
+export type { RunReply, SessionEventsOptions, UIMessageChunk, UIMessageChunkerOptions } from './client';
+export type {
+  FeedApproval,
+  FeedCall,
+  FeedEvent,
+  FeedEventOf,
+  FeedEventType,
+  FeedPage,
+  FeedReason,
+  FeedRequest,
+  FeedResult,
+  FeedValue,
+  SentUserMessage,
+} from './session';
 
 // The rules a session starts with.
 export { loadRuleSet, loadRuleDocuments } from './rules-files';
@@ -42,6 +58,7 @@ export {
   ruleStateQuery,
   transcriptQuery,
   statusQuery,
+  feedQuery,
   SessionStatus,
   toolrailSearchAttributes,
 } from './session';

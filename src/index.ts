@@ -82,32 +82,39 @@ export type {
   GraphFormat,
 } from './rules';
 
-// Models and adapters.
+// Models: any AI SDK language model (LanguageModelV4), the built-in official providers, the scripted model.
 export {
-  createModelAdapter,
-  createOpenAIChatModel,
-  createAnthropicMessagesModel,
+  createModelResolver,
+  callLanguageModel,
+  parseModelSettings,
+  modelSettingsSchema,
+  toolArgumentsAsTextFetch,
   createScriptedModel,
   textResponse,
   toolCallResponse,
   parallelToolCallsResponse,
 } from './models';
 export type {
-  ModelAdapter,
-  ModelCallOptions,
+  LanguageModelV4,
+  LanguageModelRegistry,
+  WorkerModel,
+  WorkerModels,
   ModelRequest,
   ModelResponse,
+  ModelFinishReason,
+  ModelUsage,
   ModelSettings,
+  RegisteredModelSettings,
+  BuiltInModelSettings,
+  GenerationSettings,
   ModelProvider,
   ConversationMessage,
-  OpenAIChatModelOptions,
-  AnthropicMessagesModelOptions,
-  CreateModelAdapterOptions,
   ScriptStep,
   ScriptedModel,
   ScriptedModelOptions,
   ScriptedResponse,
 } from './models';
+export type { ModelTextDelta } from '../activities';
 
 // Where sessions' conversations live.
 export {
@@ -136,8 +143,25 @@ export type { ToolrailWorkerModule } from './worker';
 
 // The client and the session handle.
 export { ToolrailClient } from './client';
-export type { StartSessionOptions, SessionListing } from './client';
+export type { StartSessionOptions, SessionListing, SendOrStartOptions } from './client';
 export { SessionHandle } from './client';
+// The live feed: a session's events as they happen, and the reply to a message.
+export { FeedGapError, SentMessage, uiMessageChunker } from './client';
+export type { RunReply, SessionEventsOptions, UIMessageChunk, UIMessageChunkerOptions } from './client';
+export type {
+  FeedApproval,
+  FeedCall,
+  FeedEvent,
+  FeedEventOf,
+  FeedEventType,
+  FeedPage,
+  FeedReason,
+  FeedRequest,
+  FeedResult,
+  FeedValue,
+  ModelTextInput,
+  SentUserMessage,
+} from './session';
 export { pruneSessions } from './client';
 export type { PruneReport, PruneSessionsOptions, PrunedSession } from './client';
 // The session's signals, updates and queries, for a plain Temporal client.
@@ -150,10 +174,12 @@ export {
   ruleStateQuery,
   transcriptQuery,
   statusQuery,
+  feedQuery,
+  modelTextSignal,
 } from './session';
 export type { InterruptInput, UserMessageInput, ApproveToolCallInput } from './session';
 export type { SessionInput, SessionLimits, SiblingAbort } from './session';
-export type { RunEndReason } from './session';
+export type { RunEndReason, SessionUsage, UsageTotals } from './session';
 export { StoreFailureType } from './session';
 export type { StoreProblem } from './session';
 export type {
@@ -173,7 +199,7 @@ export { readTranscript } from './tracing';
 export { recordedTrace } from './tracing';
 export type { ReadToolContent } from './tracing';
 export { SessionStatus } from './session';
-export { renderTranscriptEntry } from './cli';
+export { renderFeedEvent, renderTranscriptEntry } from './cli';
 export { toolrailSearchAttributes } from './session';
 
 // The dev server.

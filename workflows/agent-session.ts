@@ -4,6 +4,7 @@ import type { CompiledRuleSet } from '../src/rules';
 import {
   beginTurnInProgress,
   carriedTurn,
+  emptyUsageTotals,
   freshCarriedState,
   initialStoreState,
   resolveSessionLimits,
@@ -14,6 +15,7 @@ import { createSession, sealLogIfFull, storeMessages, storeQueuedMessages } from
 import { recordSessionStore } from './wait-for-store';
 
 import type { Session } from './session';
+import { feedView, installFeedHandlers } from './session-feed';
 import { installHandlers } from './session-handlers';
 import { sessionSpans } from './session-spans';
 import type { SessionState } from './session-state';
@@ -53,7 +55,8 @@ export async function agentSession(input: SessionInput): Promise<SessionStatusVi
     if (error instanceof ApplicationFailure) session.emit({ type: 'session_ended', status: 'failed' });
     throw error;
   }
-  session.emit({ type: 'session_ended', status: 'completed' });
+  // A session whose last run ended in a model failure did not do what it was asked: it never shows `completed`.
+  session.emit({ type: 'session_ended', status: state.lastRunEnd === 'model_error' ? 'failed' : 'completed' });
   await condition(allHandlersFinished);
   return statusView(state);
 }
@@ -68,8 +71,11 @@ function openSession(input: SessionInput): Session {
   };
   const state = createSessionState(workflowInfo().workflowId, input, rules, limits);
   const ui = temporalUiView();
-  const session = createSession(state, transcriptView(input.carried?.transcript ?? []), [ui.onEvent], sessionSpans());
+  const transcript = transcriptView(input.carried?.transcript ?? []);
+  const feed = feedView(input.carried?.feed, state.queuedMessages.length, limits.feedWindowBytes);
+  const session = createSession(state, { transcript, feed }, [ui.onEvent], sessionSpans());
   installHandlers(session);
+  installFeedHandlers(session);
   if (input.carried === undefined && input.firstMessage !== undefined)
     session.emit({ type: 'message_received', text: input.firstMessage, via: 'start' });
   else if (input.carried === undefined && input.firstMessageRef !== undefined) {
@@ -105,6 +111,7 @@ function createSessionState(
     turn: resumed && beginTurnInProgress(resumed),
     turnsThisExecution: 0,
     stepsThisExecution: 0,
+    usage: carried.usage ?? { session: emptyUsageTotals, run: emptyUsageTotals },
     status: 'idle',
     statusBeforeApproval: 'idle',
     lastRunEnd: null,
@@ -175,7 +182,7 @@ async function continueAsNewIfDue(session: Session): Promise<void> {
   session.emit({ type: 'continued_as_new' });
   const { firstMessage: _firstMessage, firstMessageRef: _firstMessageRef, carried: _carried, ...next } = state.input;
   // The caller's rule set, unchanged: the limit above is derived from it again in the next run.
-  await continueAsNew<typeof agentSession>({ ...next, carried: carriedState(state, session.transcript.carried()) });
+  await continueAsNew<typeof agentSession>({ ...next, carried: carriedState(session) });
 }
 
 /** Whether to continue as new now: the server suggests it, or a limit passed; after progress (never a loop), with nothing running or waiting. */
@@ -188,8 +195,8 @@ function continueAsNewDue(state: SessionState): boolean {
   return due && state.stepsThisExecution > 0 && state.pendingApprovals.size === 0 && state.running.size === 0;
 }
 
-/** What continue-as-new carries into the next run, so rules hold exactly as before. */
-function carriedState(state: SessionState, transcript: CarriedSessionState['transcript']): CarriedSessionState {
+/** What continue-as-new carries into the next run, so rules hold exactly as before (and the views go on). */
+function carriedState({ state, transcript, feed }: Session): CarriedSessionState {
   const { turn } = state;
   return {
     ruleState: state.ruleState,
@@ -197,10 +204,12 @@ function carriedState(state: SessionState, transcript: CarriedSessionState['tran
     queuedMessages: [...state.queuedMessages],
     revealedTools: [...state.revealedTools],
     counters: { ...state.counters, continuedAsNew: state.counters.continuedAsNew + 1 },
-    transcript,
+    transcript: transcript.carried(),
+    feed: feed.carried(),
     runInProgress: state.run.inProgress,
     turnsInRun: state.run.turns,
     ...(turn === undefined ? {} : { turn: carriedTurn(turn) }),
+    usage: state.usage,
     ...(state.store.identity === undefined ? {} : { store: state.store.identity }),
   };
 }

@@ -58,7 +58,7 @@ export function installHandlers(session: Session): void {
     sendUserMessageUpdate,
     ({ text }) => {
       session.emit({ type: 'message_received', text, via: 'update' });
-      return { queuedBefore: state.queuedMessages.length - 1 };
+      return { queuedBefore: state.queuedMessages.length - 1, offset: session.feed.last() };
     },
     {
       validator: (input: UserMessageInput) => {
@@ -122,6 +122,7 @@ export function installHandlers(session: Session): void {
         unavailableTools: state.catalog.tools.flatMap(({ name, unavailable }) =>
           unavailable === undefined ? [] : [{ toolName: name, reason: unavailable }],
         ),
+        usage: state.usage,
         ...(storeProblem === undefined ? {} : { storeProblem }),
       };
     },

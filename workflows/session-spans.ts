@@ -93,8 +93,8 @@ export function sessionSpans(): SessionSpans | undefined {
           'model',
           sessionSpanNames.modelCall,
           {
-            'toolrail.model.provider': current.input.model.provider,
-            'toolrail.model.name': current.input.model.model,
+            ...('provider' in current.input.model ? { 'toolrail.model.provider': current.input.model.provider } : {}),
+            'toolrail.model.name': 'id' in current.input.model ? current.input.model.id : current.input.model.model,
             'toolrail.tools.visible_count': event.tools,
           },
           turnContext,
@@ -105,6 +105,13 @@ export function sessionSpans(): SessionSpans | undefined {
         return end('model', {
           'toolrail.model.outcome': event.calls.length > 0 ? 'tool_calls' : 'text',
           'toolrail.model.tool_calls': event.calls.length,
+          ...(event.finishReason === undefined ? {} : { 'toolrail.model.finish_reason': event.finishReason }),
+          ...(event.usage === undefined
+            ? {}
+            : {
+                'toolrail.usage.input_tokens': event.usage.inputTokens,
+                'toolrail.usage.output_tokens': event.usage.outputTokens,
+              }),
         });
       case 'model_call_failed':
         return event.interrupted

@@ -2,7 +2,7 @@ import { beginTurn, endRun, record, startRun } from '../src/rules';
 import type { CompiledRuleSet, RuleState } from '../src/rules';
 import { readRevealedTools } from '../src/dispatch';
 import type { ToolCatalog } from '../src/dispatch';
-import { appendToLog, beginTurnInProgress, foldStoreEvent, settleTurnCalls } from '../src/session';
+import { appendToLog, beginTurnInProgress, foldStoreEvent, foldUsage, settleTurnCalls } from '../src/session';
 import type {
   ConversationLog,
   DispatchedCall,
@@ -16,6 +16,7 @@ import type {
   SessionInput,
   SessionStatus,
   SessionStoreState,
+  SessionUsage,
   TurnInProgress,
 } from '../src/session';
 
@@ -50,6 +51,8 @@ export interface SessionState {
   readonly turnsThisExecution: number;
   /** Model answers and batches completed in this workflow run: continue-as-new waits for one, so it never loops. */
   readonly stepsThisExecution: number;
+  /** Tokens the model calls reported: the session's and the current (or last) run's. */
+  readonly usage: SessionUsage;
 
   readonly status: SessionStatus;
   /** The status an approval wait interrupted, restored when it ends. */
@@ -94,6 +97,7 @@ export function applyEvent(state: SessionState, event: SessionEvent): void {
       if (index >= 0) s.queuedMessages = s.queuedMessages.filter((_, at) => at !== index);
       counters.runs += 1;
       s.run = { inProgress: true, turns: 0 };
+      s.usage = foldUsage(s.usage, event);
       // The rules see the message's text when it is at hand, else its preview (a message queued across continue-as-new).
       const userMessage = typeof event.queued === 'string' ? event.queued : event.message.preview;
       s.ruleState = startRun(s.rules, s.ruleState, { userMessage });
@@ -121,6 +125,7 @@ export function applyEvent(state: SessionState, event: SessionEvent): void {
       return;
     case 'model_responded':
       s.stepsThisExecution += 1;
+      s.usage = foldUsage(s.usage, event);
       s.log = appendToLog(s.log, [event.message]);
       if (event.prepared.length > 0)
         s.turn = beginTurnInProgress({ turnIndex: s.turnIndex, remaining: event.prepared });
@@ -211,6 +216,7 @@ export function applyEvent(state: SessionState, event: SessionEvent): void {
       ({ store: s.store, status: s.status } = foldStoreEvent(s.store, s.status, event));
       return;
     case 'tools_narrowed':
+    case 'model_text':
     case 'model_call_failed':
     case 'notice':
     case 'continued_as_new':
@@ -240,6 +246,4 @@ function writable<V>(map: ReadonlyMap<string, V>): Map<string, V> {
 }
 
 /** The names in this turn's catalog, in catalog order. */
-export function catalogNames(state: SessionState): string[] {
-  return state.catalog.tools.map((tool) => tool.name);
-}
+export const catalogNames = (state: SessionState): string[] => state.catalog.tools.map((tool) => tool.name);

@@ -49,8 +49,18 @@ export function transcriptView(carried: readonly TranscriptEntry[]): TranscriptV
           visible = event.visible;
           return;
         case 'model_responded': {
-          const { text, calls, message, shown } = event;
-          return note(state, { kind: 'model', ...(text ? { text } : {}), visible, calls, ref: message, shown });
+          const { text, calls, message, shown, finishReason, rawFinishReason, usage } = event;
+          return note(state, {
+            kind: 'model',
+            ...(text ? { text } : {}),
+            visible,
+            calls,
+            ref: message,
+            shown,
+            ...(finishReason === undefined ? {} : { finishReason }),
+            ...(rawFinishReason === undefined ? {} : { rawFinishReason }),
+            ...(usage === undefined ? {} : { usage }),
+          });
         }
         case 'end_refused':
         case 'notice':
@@ -110,19 +120,19 @@ const publishedAfter = new Set<SessionEventType>([
 ]);
 
 /**
- * The session in the Temporal UI: its search attributes (upserted only when they changed) and a
- * Markdown summary as the workflow's current details, brought up to date after each event that
+ * The session in the Temporal UI: its search attributes (only those that changed are upserted, so
+ * each upsert stays small in history) and a Markdown summary as the workflow's current details, brought up to date after each event that
  * moves the status. `publish` shows the state now (a workflow run's first look at it).
  */
 export function temporalUiView(): { onEvent: SessionView; publish: (state: SessionState) => void } {
-  let upserted: string | undefined;
+  const upserted = new Map<string, unknown>();
   const publish = (state: SessionState): void => {
-    const { status, lastTool, counters, lastRunEnd, run } = state;
+    const { status, lastTool, counters, lastRunEnd, run, usage } = state;
     const pendingApprovals = [...state.pendingApprovals.values()];
-    const values = { status, lastTool, blockedCalls: counters.blockedCalls, pendingApprovals: pendingApprovals.length };
-    const fingerprint = JSON.stringify(values);
-    if (upserted !== fingerprint) upsertSearchAttributes(sessionSearchAttributes(values));
-    upserted = fingerprint;
+    const attributes = sessionSearchAttributes({ status, lastTool, counters, pendingApprovals, usage });
+    const changed = attributes.filter(({ key, value }) => !upserted.has(key.name) || upserted.get(key.name) !== value);
+    if (changed.length > 0) upsertSearchAttributes(changed);
+    for (const { key, value } of changed) upserted.set(key.name, value);
     const narrowed = (): NarrowResult => narrow(state.rules, state.ruleState, catalogNames(state));
     const storeProblem = currentStoreProblem(state);
     const view = { status, counters, pendingApprovals, lastRunEnd, runInProgress: run.inProgress, narrowed };
@@ -138,7 +148,7 @@ export function temporalUiView(): { onEvent: SessionView; publish: (state: Sessi
 
 /** The answer of the `status` query, and the workflow's result: with the session's store, and why it waits for it. */
 export function statusView(state: SessionState): SessionStatusView {
-  const { status, lastRunEnd, lastTool, counters, queuedMessages, store } = state;
+  const { status, lastRunEnd, lastTool, counters, queuedMessages, usage, store } = state;
   const storeProblem = currentStoreProblem(state);
   return {
     status,
@@ -146,6 +156,7 @@ export function statusView(state: SessionState): SessionStatusView {
     lastTool,
     counters: { ...counters },
     queuedMessages: queuedMessages.length,
+    usage,
     ...(store.identity === undefined ? {} : { store: store.identity }),
     ...(storeProblem === undefined ? {} : { storeProblem }),
   };

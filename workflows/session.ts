@@ -4,6 +4,7 @@ import type { MessageRef, SessionEvent } from '../src/session';
 import type { ConversationMessage } from '../src/models';
 import { applyEvent } from './session-state';
 import type { SessionState } from './session-state';
+import type { SessionFeed } from './session-feed';
 import type { SessionSpans } from './session-spans';
 import type { SessionView, TranscriptView } from './session-views';
 import { contentWrites, storeOf } from './wait-for-store';
@@ -26,21 +27,24 @@ export interface Session {
   emit(event: SessionEvent): void;
   readonly scopes: SessionScopes;
   readonly transcript: TranscriptView;
+  /** The live feed (`session-feed.ts`). */
+  readonly feed: SessionFeed;
   /** The span view, when tracing is on. */
   readonly spans: SessionSpans | undefined;
 }
 
-/** A session over `state`, whose events reach the transcript, `views` (in order) and the spans. */
+/** A session over `state`, whose events reach the transcript, the feed, `views` (in order) and the spans. */
 export function createSession(
   state: SessionState,
-  transcript: TranscriptView,
+  { transcript, feed }: { transcript: TranscriptView; feed: SessionFeed },
   views: readonly SessionView[],
   spans: SessionSpans | undefined,
 ): Session {
-  const all = [transcript.onEvent, ...views, ...(spans ? [spans.onEvent] : [])];
+  const all = [transcript.onEvent, feed.onEvent, ...views, ...(spans ? [spans.onEvent] : [])];
   return {
     state,
     transcript,
+    feed,
     spans,
     scopes: { model: undefined, calls: new Map() },
     emit(event) {

@@ -9,6 +9,7 @@ import {
 } from '@temporalio/workflow';
 import { ReasonCode, checkEnd, narrow } from '../src/rules';
 import { toolResultMessage } from '../src/dispatch';
+import { modelFinishDetail, modelFinishOutcome } from '../src/session';
 import type { RunEndReason } from '../src/session';
 import { previewOf } from '../src/kernel';
 import type { ModelToolSpec } from '../src/models';
@@ -66,6 +67,7 @@ export async function* runTurn(session: Session): AsyncGenerator<void, RunEnd> {
       return { reason: 'model_error', detail: result.failed };
     }
     const { response, prepared, assistant } = result;
+    const { finishReason, rawFinishReason, usage } = response;
     session.emit({
       type: 'model_responded',
       ...(response.text ? { text: assistant.preview } : {}),
@@ -73,11 +75,20 @@ export async function* runTurn(session: Session): AsyncGenerator<void, RunEnd> {
       prepared,
       message: assistant,
       shown: result.shown,
+      // Absent from responses recorded before finish reasons and usage were.
+      ...(finishReason === undefined ? {} : { finishReason }),
+      ...(rawFinishReason === undefined ? {} : { rawFinishReason }),
+      ...(usage === undefined ? {} : { usage }),
     });
     await sealLogIfFull(session);
 
+    // What the model said: cut off, refused or filtered ends the run (none of its calls runs); a pause asks again.
+    const outcome = modelFinishOutcome(finishReason, response.toolCalls.length);
+    if (outcome.kind === 'end') return { reason: outcome.reason, detail: modelFinishDetail(outcome.reason, response) };
+    if (outcome.kind === 'continue') return undefined;
+
     // A text answer ends the run when the rules let it; otherwise the model is told why not.
-    if (response.toolCalls.length === 0) {
+    if (outcome.kind === 'answer') {
       const end = checkEnd(state.rules, state.ruleState);
       if (end.endsRun) {
         const limited = end.reasons.some((reason) => reason.code === ReasonCode.turnLimit);

@@ -15,6 +15,7 @@ const commands: Record<string, () => Promise<CliCommand>> = {
   deny: async () => (await import('./commands/approve')).denyCommand,
   state: async () => (await import('./commands/state')).stateCommand,
   transcript: async () => (await import('./commands/transcript')).transcriptCommand,
+  follow: async () => (await import('./commands/follow')).followCommand,
   sessions: async () => (await import('./commands/sessions')).sessionsCommand,
   store: async () => (await import('./commands/store')).storeCommand,
 };

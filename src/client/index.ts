@@ -3,7 +3,13 @@
  * @module
  */
 export { ToolrailClient } from './toolrail-client';
-export type { SessionListing, StartSessionOptions } from './toolrail-client';
+export type { SendOrStartOptions, SessionListing, StartSessionOptions } from './toolrail-client';
 export { SessionHandle } from './session-handle';
+export { FeedGapError, followSessionFeed } from './session-feed';
+export type { SessionEventsOptions } from './session-feed';
+export { SentMessage } from './sent-message';
+export type { RunReply } from './sent-message';
+export { uiMessageChunker } from './ui-message-chunks';
+export type { UIMessageChunk, UIMessageChunkerOptions } from './ui-message-chunks';
 export { closedAtRecord, pruneSessions } from './prune-sessions';
 export type { PruneReport, PruneSessionsOptions, PrunedSession } from './prune-sessions';

@@ -8,13 +8,16 @@ import {
   transcriptQuery,
   sendUserMessageUpdate,
 } from '../session';
-import type { SessionRuleStateView, SessionStatusView, TranscriptEntry } from '../session';
+import type { FeedEvent, SentUserMessage, SessionRuleStateView, SessionStatusView, TranscriptEntry } from '../session';
 import type { Trace } from '../rules';
 import { readTranscript, recordedTrace } from '../tracing';
 import type { ReadToolContent } from '../tracing';
 import type { agentSession } from '../../workflows';
 import { decodeMessage } from '../conversation';
-import type { EncodedContent } from '../store';
+import type { ContentRef, EncodedContent } from '../store';
+import { followSessionFeed } from './session-feed';
+import type { SessionEventsOptions } from './session-feed';
+import { SentMessage } from './sent-message';
 
 /** A typed handle on one session (one workflow). */
 export class SessionHandle {
@@ -31,12 +34,38 @@ export class SessionHandle {
   }
 
   /**
-   * Sends a user message: it starts a run now, or after the running tools finish. Rejects with a
-   * `WorkflowUpdateFailedError` whose cause says why, and changes nothing, when the message is
-   * empty or larger than the session's `limits.maxUserMessageBytes` (UTF-8 bytes; 1 MiB by default).
+   * Sends a user message: it starts a run now, or after the running tools finish. Resolves once the
+   * session has queued it, to a {@link SentMessage} whose `reply()` resolves when that run ends.
+   * Rejects with a `WorkflowUpdateFailedError` whose cause says why, and changes nothing, when the
+   * message is empty or larger than the session's `limits.maxUserMessageBytes` (UTF-8 bytes; 1 MiB
+   * by default).
    */
-  async send(text: string): Promise<void> {
-    await this.workflow.executeUpdate(sendUserMessageUpdate, { args: [{ text }] });
+  async send(text: string): Promise<SentMessage> {
+    return this.sentMessage(await this.workflow.executeUpdate(sendUserMessageUpdate, { args: [{ text }] }));
+  }
+
+  /**
+   * The session's live feed from offset `from` on (default 0): every event once, in order, as it
+   * happens, until the session ends or `signal` aborts; across continue-as-new and worker restarts.
+   * It reads with queries and never writes to the session's history. Throws a `FeedGapError` when
+   * no run of the session holds `from` any more (it names the oldest offset still held).
+   */
+  events(options: SessionEventsOptions = {}): AsyncIterable<FeedEvent> {
+    return followSessionFeed(this.workflow.client, this.sessionId, options);
+  }
+
+  /** The handle of a message the session answered `sent` for. */
+  sentMessage(sent: SentUserMessage): SentMessage {
+    const { offset, queuedBefore } = sent;
+    if (offset === undefined) throw new Error(`session ${this.sessionId} runs a version without a live feed`);
+    return new SentMessage(
+      {
+        sessionId: this.sessionId,
+        events: (options) => this.events(options),
+        readText: (ref) => this.readText(ref),
+      },
+      { offset, queuedBefore },
+    );
   }
 
   /** Interrupts: stops the model call and `cancel` tools; `message` starts the next run. */
@@ -117,10 +146,29 @@ export class SessionHandle {
     await this.workflow.signal(endSessionSignal);
   }
 
+  /**
+   * The whole text of one of the session's stored model answers (e.g. a feed event's `message`), or
+   * `undefined` when the client has no content store (`contentStore` of the `ToolrailClient`).
+   */
+  readText(ref: ContentRef): Promise<string | undefined> {
+    return readAssistantText(this.#content, this.sessionId, ref);
+  }
+
   /** Waits for the session to end and returns its final status. */
   result(): Promise<SessionStatusView> {
     return this.workflow.result();
   }
+}
+
+/** The whole text of a stored assistant message, when the client has the content store. */
+async function readAssistantText(
+  content: EncodedContent | undefined,
+  sessionId: string,
+  ref: ContentRef,
+): Promise<string | undefined> {
+  if (content === undefined) return undefined;
+  const message = decodeMessage(await content.get(sessionId, ref.key));
+  return message.role === 'assistant' ? message.text : undefined;
 }
 
 /** The entry with its preview replaced by the whole text of the message it references. */

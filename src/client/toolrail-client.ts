@@ -1,9 +1,12 @@
+import { WithStartWorkflowOperation } from '@temporalio/client';
 import type { Client } from '@temporalio/client';
 import type { CompiledRuleSet } from '../rules';
 import type { SessionInput, SessionStatus } from '../session';
-import { toolrailStatusKey } from '../session';
+import { modelLabel, sendUserMessageUpdate, toolrailStatusKey, toolrailTotalTokensKey } from '../session';
+import { ModelError, ModelErrorCode, parseModelSettings } from '../models';
 import { agentSession } from '../../workflows';
 import { SessionHandle } from './session-handle';
+import type { SentMessage } from './sent-message';
 import type { ContentStore, EncodedContent } from '../store';
 import { encodedContent } from '../store';
 import { tracedClient } from '../tracing';
@@ -20,6 +23,20 @@ export type StartSessionOptions = Omit<SessionInput, 'carried' | 'rules'> & {
   taskQueue?: string;
 };
 
+/** Options of {@link ToolrailClient.sendOrStart}: the message, and the session to start if there is none yet. */
+export type SendOrStartOptions = Omit<StartSessionOptions, 'firstMessage' | 'sessionId'> & {
+  /** The session's stable id (the workflow id), e.g. a conversation id of your app. */
+  sessionId: string;
+  /** The user message. */
+  text: string;
+  /**
+   * When a session with this id existed and has ended: `reject` (the default) refuses with a
+   * `WorkflowExecutionAlreadyStartedError`; `start-new` starts a new session under the same id (a
+   * new conversation: the ended one's is not carried over).
+   */
+  ifEnded?: 'reject' | 'start-new';
+};
+
 /** One listed session. */
 export interface SessionListing {
   sessionId: string;
@@ -33,6 +50,8 @@ export interface SessionListing {
   /** Temporal's execution status, e.g. `RUNNING`, `COMPLETED`, `TERMINATED`. */
   workflowStatus: string;
   startTime: Date;
+  /** Input plus output tokens of the session's model calls so far (its `ToolrailTotalTokens`), when it set them. */
+  totalTokens: number | undefined;
 }
 
 /**
@@ -85,14 +104,16 @@ export class ToolrailClient {
   }
 
   /**
-   * Starts a session (a workflow) and returns its handle. A first message over 128 KiB is written to
-   * the content store first (when the client has it, through the client's payload codecs) and the
-   * session gets its reference. Rejects, before anything reaches Temporal, a `model.baseUrl` that
-   * carries credentials (the input is kept in the workflow's history): API keys belong in the
-   * worker's environment (`model.apiKeyEnv`).
+   * Starts a session (a workflow) and returns its handle. Model settings that do not validate are
+   * refused before anything starts, with a `ModelError` `CONFIGURATION` naming each problem; so is,
+   * before anything reaches Temporal, a `model.baseUrl` that carries credentials (the input is kept
+   * in the workflow's history: API keys belong in the worker's environment, `model.apiKeyEnv`). A
+   * first message over 128 KiB is written to the content store first (when the client has it,
+   * through the client's payload codecs) and the session gets its reference.
    */
   async startSession({ sessionId, taskQueue, ...input }: StartSessionOptions): Promise<SessionHandle> {
-    refuseCredentialsInUrl(input.model.baseUrl);
+    refuseInvalidModelSettings(input.model);
+    refuseCredentialsInUrl(input.model);
     const workflowId = sessionId ?? `session-${crypto.randomUUID()}`;
     const { firstMessage, ...rest } = input;
     let args: SessionInput = input;
@@ -109,9 +130,42 @@ export class ToolrailClient {
       workflowId,
       args: [args],
       typedSearchAttributes: [{ key: toolrailStatusKey, value: 'idle' }],
-      staticSummary: `toolrail session (${input.model.provider}:${input.model.model})`,
+      staticSummary: `toolrail session (${modelLabel(input.model)})`,
     });
     return new SessionHandle(handle, this.#content);
+  }
+
+  /**
+   * Sends a message to the session `sessionId`, starting it first if it does not exist yet, in one
+   * request (Temporal's update-with-start): for stateless backends (an HTTP handler) that address a
+   * session by a stable id. The start options apply only when it starts the session; a running
+   * session keeps its own. Resolves once the message is queued, to the session and the message,
+   * whose `reply()` resolves when the run it started ends.
+   */
+  async sendOrStart({
+    sessionId,
+    text,
+    taskQueue,
+    ifEnded = 'reject',
+    ...input
+  }: SendOrStartOptions): Promise<{ session: SessionHandle; message: SentMessage }> {
+    refuseInvalidModelSettings(input.model);
+    refuseCredentialsInUrl(input.model);
+    const startWorkflowOperation = new WithStartWorkflowOperation(agentSession, {
+      taskQueue: taskQueue ?? this.taskQueue,
+      workflowId: sessionId,
+      args: [input],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: ifEnded === 'start-new' ? 'ALLOW_DUPLICATE' : 'REJECT_DUPLICATE',
+      typedSearchAttributes: [{ key: toolrailStatusKey, value: 'idle' }],
+      staticSummary: `toolrail session (${modelLabel(input.model)})`,
+    });
+    const sent = await this.temporal.workflow.executeUpdateWithStart(sendUserMessageUpdate, {
+      args: [{ text }],
+      startWorkflowOperation,
+    });
+    const session = this.getSession(sessionId);
+    return { session, message: session.sentMessage(sent) };
   }
 
   /** The handle of an existing session. */
@@ -142,6 +196,7 @@ export class ToolrailClient {
               : 'failed',
         workflowStatus,
         startTime: execution.startTime,
+        totalTokens: execution.typedSearchAttributes.get(toolrailTotalTokensKey),
       });
       if (sessions.length >= limit) break;
     }
@@ -149,8 +204,9 @@ export class ToolrailClient {
   }
 }
 
-/** Throws when `baseUrl` holds a user name or password; the error does not repeat them. */
-function refuseCredentialsInUrl(baseUrl: string | undefined): void {
+/** Throws when the model's `baseUrl` holds a user name or password; the error does not repeat them. */
+function refuseCredentialsInUrl(model: SessionInput['model']): void {
+  const baseUrl = 'baseUrl' in model ? model.baseUrl : undefined;
   if (baseUrl === undefined || !URL.canParse(baseUrl)) return;
   const url = new URL(baseUrl);
   if (url.username === '' && url.password === '') return;
@@ -168,4 +224,11 @@ function statusFilter(status: SessionStatus | undefined): string {
     return ` AND (ExecutionStatus IN (${ended}) OR ToolrailStatus = 'failed')`;
   }
   return ` AND ExecutionStatus = 'Running' AND ToolrailStatus = '${status}'`;
+}
+
+/** Model settings that do not validate are refused before anything starts: a `ModelError` `CONFIGURATION` naming each problem. */
+function refuseInvalidModelSettings(model: SessionInput['model']): void {
+  const settings = parseModelSettings(model);
+  if (!settings.ok)
+    throw new ModelError({ code: ModelErrorCode.CONFIGURATION, message: settings.message, provider: 'model' });
 }

@@ -1,4 +1,5 @@
 import type { ProposedToolCall } from '../kernel';
+import type { ProviderMetadata } from './provider-metadata';
 
 export type { ProposedToolCall };
 
@@ -8,11 +9,25 @@ export interface UserMessage {
   text: string;
 }
 
+/**
+ * A block of the model's reasoning ("thinking") as the provider returned it. It is stored with the
+ * message and sent back on later requests: some providers require it (Anthropic's extended thinking
+ * with tool use checks each block's signature, which `providerMetadata` carries).
+ */
+export interface ReasoningBlock {
+  text: string;
+  providerMetadata?: ProviderMetadata;
+}
+
 /** A model turn: optional text plus the tool calls it proposed (possibly none). */
 export interface AssistantMessage {
   role: 'assistant';
   text?: string;
   toolCalls: ProposedToolCall[];
+  /** The model's reasoning blocks, in order, when the provider returned any. */
+  reasoning?: ReasoningBlock[];
+  /** Provider metadata of the tool calls, by call id (e.g. a provider's item ids or signatures), sent back with them. */
+  toolCallMetadata?: Record<string, ProviderMetadata>;
 }
 
 /** The result of one proposed tool call; `isError` marks refusals, failures and cancellations. */
@@ -26,5 +41,5 @@ export interface ToolResultMessage {
   isError: boolean;
 }
 
-/** One entry of the provider-neutral conversation. Plain JSON: it travels through Temporal history. */
+/** One entry of the provider-neutral conversation. Plain JSON: it is stored in the content store. */
 export type ConversationMessage = UserMessage | AssistantMessage | ToolResultMessage;

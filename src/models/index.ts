@@ -1,27 +1,57 @@
 /**
- * The model layer: one provider-neutral {@link ModelAdapter} interface, adapters for
- * OpenAI-compatible chat completions and the Anthropic Messages API, and a scripted model.
- * Requests and responses are plain JSON, so they can travel through Temporal history.
+ * The model layer, on the AI SDK's provider interface (`LanguageModelV4` of `@ai-sdk/provider`):
+ * which model a session's settings name and how it is built (`createModelResolver`: models given to
+ * the worker, a provider registry, or the official `@ai-sdk/openai` and `@ai-sdk/anthropic`
+ * providers), one call of it (`callLanguageModel`: `doGenerate` or `doStream`), the conversation in
+ * the interface's terms, errors with stable codes, and a scripted model that is a `LanguageModelV4`
+ * too. What the workflow sees of it (responses, finish reasons, usage) is plain JSON.
  */
-export type { ModelAdapter, ModelCallOptions } from './model-adapter';
 export type { JsonSchemaObject, ModelRequest, ModelToolSpec } from './model-request';
-export type { ModelResponse, ModelStopReason, ModelUsage } from './model-response';
+export type { ModelFinishReason, ModelResponse, ModelUsage } from './model-response';
 export type {
   AssistantMessage,
   ConversationMessage,
   ProposedToolCall,
+  ReasoningBlock,
   ToolResultMessage,
   UserMessage,
 } from './conversation-message';
+export type { ProviderMetadata } from './provider-metadata';
 
 export { ModelError, type ModelErrorDetails, type ModelErrorOptions } from './model-error';
 export { ModelErrorCode, isRetryableModelErrorCode } from './model-error-code';
 export { modelErrorToApplicationFailure } from './model-error-to-application-failure';
+export { toModelError, type ToModelErrorOptions } from './model-errors';
 
-export { createOpenAIChatModel, type OpenAIChatModelOptions } from './openai-chat-model';
-export { createAnthropicMessagesModel, type AnthropicMessagesModelOptions } from './anthropic-messages-model';
-export { createModelAdapter, type CreateModelAdapterOptions } from './create-model-adapter';
-export { modelSettingsSchema, type ModelProvider, type ModelSettings } from './model-settings';
+export {
+  builtInProviders,
+  modelSettingsSchema,
+  parseModelSettings,
+  toolrailProviderOptionsKey,
+  type BuiltInModelSettings,
+  type GenerationSettings,
+  type ModelProvider,
+  type ModelSettings,
+  type RegisteredModelSettings,
+} from './model-settings';
+export {
+  createModelResolver,
+  type LanguageModelRegistry,
+  type ModelResolverOptions,
+  type ResolvedModel,
+  type WorkerModel,
+  type WorkerModels,
+} from './resolve-model';
+export {
+  callLanguageModel,
+  toModelFinishReason,
+  toModelUsage,
+  withDistinctCallIds,
+  type CallLanguageModelOptions,
+  type LanguageModelCallResult,
+} from './call-language-model';
+export { fromLanguageModelPrompt, toLanguageModelPrompt } from './language-model-prompt';
+export { toolArgumentsAsTextFetch } from './tool-arguments-fetch';
 
 export {
   createScriptedModel,
@@ -41,3 +71,4 @@ export {
 export { latestToolResults } from './latest-tool-results';
 export { parseToolCallArguments } from './tool-call-arguments';
 export { isStrictCompatibleSchema } from './is-strict-compatible-schema';
+export type { LanguageModelV4 } from '@ai-sdk/provider';

@@ -1,3 +1,4 @@
+import { AISDKError, APICallError } from '@ai-sdk/provider';
 import { ModelError } from './model-error';
 import { ModelErrorCode } from './model-error-code';
 
@@ -97,54 +98,103 @@ export function abortedModelError(provider: string, signal: AbortSignal, cause?:
   });
 }
 
-type ErrorClass<T> = abstract new (...args: never[]) => T;
-
-/** An HTTP error as both official SDKs (`openai`, `@anthropic-ai/sdk`) shape it. */
-export interface SdkApiError extends Error {
-  readonly status: number | undefined;
-  readonly headers: HeaderReader | undefined;
-}
-
-/** The error classes of one official provider SDK; both SDKs share this hierarchy. */
-export interface SdkErrorClasses<TApiError extends SdkApiError> {
-  /** The SDK's base class: any other error of the client (configuration, misuse). */
-  readonly BaseError: ErrorClass<Error>;
-  readonly APIUserAbortError: ErrorClass<Error>;
-  readonly APIConnectionTimeoutError: ErrorClass<Error>;
-  readonly APIConnectionError: ErrorClass<Error>;
-  readonly APIError: ErrorClass<TApiError>;
-}
-
-/** Options of {@link sdkErrorToModelError}. */
-export interface SdkErrorToModelErrorOptions<TApiError extends SdkApiError> {
+/** Options of {@link toModelError}. */
+export interface ToModelErrorOptions {
+  /** The provider name reported in the error (`openai.chat`, `anthropic.messages`, …). */
   readonly provider: string;
+  /** The call's abort signal: once it fired, any failure is `ABORTED`. */
   readonly signal: AbortSignal;
-  readonly classes: SdkErrorClasses<TApiError>;
-  /** The message of an HTTP error; defaults to the SDK's own. */
-  readonly describe?: (error: TApiError, status: number) => string;
 }
+
+/** AI SDK errors that mean the provider answered with something that is not a usable response. */
+const invalidResponseErrors = [
+  'AI_InvalidResponseDataError',
+  'AI_JSONParseError',
+  'AI_TypeValidationError',
+  'AI_EmptyResponseBodyError',
+  'AI_NoContentGeneratedError',
+];
 
 /**
- * Maps whatever an official SDK client threw to a {@link ModelError}. An aborted `signal` always wins
- * (`ABORTED`); a timeout is `TIMEOUT`, a connection failure `CONNECTION`, an HTTP error goes through
- * {@link modelErrorFromHttpResponse}, any other SDK error is `CONFIGURATION` and a response that does
- * not parse `INVALID_RESPONSE`. Errors that are none of these are rethrown as they are.
+ * Maps whatever a model call threw to a {@link ModelError}. An aborted `signal` always wins
+ * (`ABORTED`); a request timeout is `TIMEOUT`; an AI SDK `APICallError` without a status is
+ * `CONNECTION`, with a 2xx status `INVALID_RESPONSE`, and otherwise goes through
+ * {@link modelErrorFromHttpResponse} with a message that says what the server said (or that it said
+ * nothing); a response the provider could not read is `INVALID_RESPONSE`; any other AI SDK error
+ * (a missing key, an unsupported setting, an unknown model) is `CONFIGURATION`. Other errors (a
+ * custom model's own) are returned unchanged for the caller to rethrow.
  */
-export function sdkErrorToModelError<TApiError extends SdkApiError>(
-  error: unknown,
-  { provider, signal, classes, describe = (apiError) => apiError.message }: SdkErrorToModelErrorOptions<TApiError>,
-): ModelError {
+export function toModelError(error: unknown, { provider, signal }: ToModelErrorOptions): unknown {
   if (ModelError.isInstance(error)) return error;
-  if (signal.aborted || error instanceof classes.APIUserAbortError) return abortedModelError(provider, signal, error);
-  const failure = (code: ModelErrorCode, cause: Error) =>
-    new ModelError({ code, message: cause.message, provider, cause });
-  if (error instanceof classes.APIConnectionTimeoutError) return failure(ModelErrorCode.TIMEOUT, error);
-  if (error instanceof classes.APIConnectionError) return failure(ModelErrorCode.CONNECTION, error);
-  if (error instanceof classes.APIError && error.status !== undefined) {
-    const { status, headers } = error;
-    return modelErrorFromHttpResponse({ provider, status, headers, message: describe(error, status), cause: error });
+  if (signal.aborted) return abortedModelError(provider, signal, error);
+  const failure = (code: ModelErrorCode, message: string, extra: { retryable?: boolean } = {}): ModelError =>
+    new ModelError({ code, message, provider, cause: error, ...extra });
+  if (error instanceof Error && error.name === 'TimeoutError') {
+    return failure(ModelErrorCode.TIMEOUT, `the request timed out (${error.message})`);
   }
-  if (error instanceof classes.BaseError) return failure(ModelErrorCode.CONFIGURATION, error);
-  if (error instanceof SyntaxError) return failure(ModelErrorCode.INVALID_RESPONSE, error);
-  throw error;
+  if (APICallError.isInstance(error)) {
+    const status = error.statusCode;
+    if (status === undefined) return failure(ModelErrorCode.CONNECTION, error.message, { retryable: true });
+    if (status >= 200 && status < 300) {
+      return failure(ModelErrorCode.INVALID_RESPONSE, `the response could not be read: ${error.message}`);
+    }
+    return modelErrorFromHttpResponse({
+      provider,
+      status,
+      headers: headerReader(error.responseHeaders),
+      message: describeHttpError(error, status),
+      cause: error,
+    });
+  }
+  if (AISDKError.isInstance(error)) {
+    return invalidResponseErrors.includes(error.name)
+      ? failure(ModelErrorCode.INVALID_RESPONSE, `the response could not be read: ${error.message}`)
+      : failure(ModelErrorCode.CONFIGURATION, error.message);
+  }
+  return error;
+}
+
+/** Case-insensitive reads of the plain header record the AI SDK keeps. */
+function headerReader(headers: Record<string, string> | undefined): HeaderReader | undefined {
+  if (headers === undefined) return undefined;
+  const lower = new Map(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+  return { get: (name) => lower.get(name.toLowerCase()) ?? null };
+}
+
+/** Words in an error message that say the conversation did not fit the model's context. */
+const contextOverflow =
+  /context[ _-]?(length|window)|maximum context|prompt is too long|input is too long|too many (input )?tokens|exceeds? the (model'?s? )?(context|maximum)/i;
+
+/** How to make the request fit. */
+const contextHint =
+  "the conversation may be longer than the model's context window: lower the model setting contextBudgetBytes";
+
+/**
+ * What the user reads about an HTTP error: the status and the server's own message and error type,
+ * or, when the body said nothing, that it said nothing (and, for a 400, the likeliest cause).
+ */
+function describeHttpError(error: APICallError, status: number): string {
+  const body = error.responseBody?.trim() ?? '';
+  const { type, code } = errorFields(error.data);
+  if (body === '' || error.data === undefined) {
+    const said =
+      body === '' ? 'without a response body' : `with a body that is not an error object: ${body.slice(0, 200)}`;
+    const hint = status === 400 || status === 413 ? `; ${contextHint}` : '';
+    return `HTTP ${status} ${error.message || ''}`.trimEnd() + ` ${said}: the server gave no reason${hint}`;
+  }
+  const label = [type, code].filter((part, index, all) => part && all.indexOf(part) === index).join('/');
+  const hint = contextOverflow.test(error.message) || code === 'context_length_exceeded' ? ` (${contextHint})` : '';
+  return `HTTP ${status}${label ? ` ${label}` : ''}: ${error.message}${hint}`;
+}
+
+/** `error.type` and `error.code` of a parsed error body (OpenAI's and Anthropic's shapes). */
+function errorFields(data: unknown): { type?: string; code?: string } {
+  if (typeof data !== 'object' || data === null) return {};
+  const inner = (data as { error?: unknown }).error;
+  if (typeof inner !== 'object' || inner === null) return {};
+  const { type, code } = inner as { type?: unknown; code?: unknown };
+  return {
+    ...(typeof type === 'string' ? { type } : {}),
+    ...(typeof code === 'string' ? { code } : {}),
+  };
 }

@@ -1,4 +1,5 @@
 import type { ConversationMessage } from './conversation-message';
+import type { GenerationSettings } from './model-settings';
 
 /** A JSON Schema whose root describes an object (`type: 'object'`), as plain JSON. */
 export type JsonSchemaObject = Record<string, unknown>;
@@ -11,17 +12,19 @@ export interface ModelToolSpec {
   inputSchema: JsonSchemaObject;
 }
 
-/** One model call, provider-neutral. Plain JSON: the activity receives it through Temporal history. */
-export interface ModelRequest {
-  /** The provider's model name, e.g. `gpt-4.1` or `claude-sonnet-4-5`. */
+/**
+ * One model call in the conversation's own terms: what the activity sends (as the provider
+ * interface's prompt) and what a scripted model's step function reads back.
+ */
+export interface ModelRequest extends Omit<GenerationSettings, 'contextBudgetBytes' | 'stream'> {
+  /** The model's id, as the model reports it (`modelId`). */
   model: string;
   system?: string;
   messages: ConversationMessage[];
   /** The tools visible this turn; may be empty. */
   tools: ModelToolSpec[];
-  temperature?: number;
-  /** Upper bound on generated tokens. Each adapter documents its default. */
-  maxOutputTokens?: number;
   /** 0-based index of this model call in the session. Scripted models pick their response by it. */
   turn: number;
+  /** The session this call belongs to, when a session made it. */
+  sessionId?: string;
 }

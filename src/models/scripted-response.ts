@@ -1,29 +1,38 @@
-import type { ModelResponse, ModelStopReason, ModelUsage } from './model-response';
+import type { ModelFinishReason, ModelUsage } from './model-response';
 
 /** A tool call in a script. `id` defaults to `call_<turn>_<index>`, `args` to `{}`. */
 export interface ScriptedToolCall {
   id?: string;
   name: string;
+  /** The arguments: an object, or a string sent as the call's raw JSON text (e.g. `''` or invalid JSON). */
   args?: unknown;
 }
 
 /**
- * A canned model answer. Everything is optional: `toolCalls` defaults to none, `stopReason` to
- * `tool_calls` when there are calls and `end` otherwise.
+ * A canned model answer. Everything is optional: `toolCalls` defaults to none, `finishReason` to
+ * `tool-calls` when there are calls and `stop` otherwise.
  */
 export interface ScriptedResponse {
   text?: string;
   toolCalls?: ScriptedToolCall[];
-  stopReason?: ModelStopReason;
+  finishReason?: ModelFinishReason;
   usage?: ModelUsage;
-  /** Wait this long, in milliseconds, before answering; the call's abort signal cuts the wait short. */
+  /** Reasoning ("thinking") text, returned before the answer. */
+  reasoning?: string;
+  /**
+   * Wait this long, in milliseconds, before answering; the call's abort signal cuts the wait short.
+   * A streamed call sends its first text delta at once and waits after it, so an interrupt lands mid-stream.
+   */
   delayMs?: number;
 }
 
 /** Extra fields for the response builders. */
-export type ScriptedResponseOptions = Pick<ScriptedResponse, 'text' | 'usage' | 'delayMs' | 'stopReason'>;
+export type ScriptedResponseOptions = Pick<
+  ScriptedResponse,
+  'text' | 'usage' | 'delayMs' | 'finishReason' | 'reasoning'
+>;
 
-/** A final text answer (`stopReason: 'end'`). */
+/** A final text answer (`finishReason: 'stop'`). */
 export function textResponse(text: string, options: Omit<ScriptedResponseOptions, 'text'> = {}): ScriptedResponse {
   return { ...options, text };
 }
@@ -44,19 +53,4 @@ export function parallelToolCallsResponse(
   options: ScriptedResponseOptions = {},
 ): ScriptedResponse {
   return { ...options, toolCalls: calls };
-}
-
-/** Fills in a scripted response's defaults and copies it, so callers never share the script's objects. */
-export function toModelResponse(response: ScriptedResponse, turn: number): ModelResponse {
-  const toolCalls = (response.toolCalls ?? []).map((call, index) => ({
-    id: call.id ?? `call_${turn}_${index}`,
-    name: call.name,
-    args: structuredClone(call.args ?? {}),
-  }));
-  return {
-    ...(response.text !== undefined && { text: response.text }),
-    toolCalls,
-    stopReason: response.stopReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'end'),
-    ...(response.usage && { usage: { ...response.usage } }),
-  };
 }

@@ -1,18 +1,23 @@
-import type { ProposedToolCall } from '../kernel';
-
 /**
- * Parses the arguments text of a tool call: a JSON object becomes that object; an empty (or
- * whitespace) string becomes `{}` (many models send `''` for tools without parameters); anything
- * else (invalid JSON, or JSON that is not an object) stays the raw string, so the session can
- * refuse it with a precise reason and the model sees its own text again.
+ * Parses the arguments of a tool call. The provider interface hands them over as JSON text, but
+ * servers and models differ, so any of these is accepted:
+ * - a JSON object (text), which becomes that object;
+ * - an empty (or whitespace) string, `null` or `undefined`, which become `{}` (many models send `''`
+ *   for tools without parameters);
+ * - an object itself (llama.cpp and TGI send `arguments` as a JSON object), kept as it is.
+ * Anything else (invalid JSON, or JSON that is not an object) stays the raw string, so the session
+ * can refuse it with a precise reason and the model sees its own text again.
  */
-export function parseToolCallArguments(text: string): unknown {
-  if (text.trim() === '') return {};
+export function parseToolCallArguments(input: unknown): unknown {
+  if (input === undefined || input === null) return {};
+  if (isPlainObject(input)) return input;
+  if (typeof input !== 'string') return JSON.stringify(input);
+  if (input.trim() === '') return {};
   try {
-    const parsed: unknown = JSON.parse(text);
-    return isPlainObject(parsed) ? parsed : text;
+    const parsed: unknown = JSON.parse(input);
+    return isPlainObject(parsed) ? parsed : input;
   } catch {
-    return text;
+    return input;
   }
 }
 
@@ -22,26 +27,10 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 /**
- * Gives every call a non-empty id unique within the response: a missing, empty or repeated
- * provider id (some OpenAI-compatible servers send them) becomes `call_<turn>_<index>`.
+ * The arguments to send back to the provider for a proposed call: an object as it is; a raw string
+ * (arguments that did not parse) parsed again if it can be, else `{}` (providers take only objects).
  */
-export function withUniqueToolCallIds(calls: ProposedToolCall[], turn: number): ProposedToolCall[] {
-  const seen = new Set<string>();
-  return calls.map((call, index) => {
-    const id = call.id !== '' && !seen.has(call.id) ? call.id : fallbackToolCallId(turn, index);
-    seen.add(id);
-    return id === call.id ? call : { ...call, id };
-  });
-}
-
-/** The deterministic id of the `index`th call of model turn `turn`. */
-export function fallbackToolCallId(turn: number, index: number): string {
-  return `call_${turn}_${index}`;
-}
-/**
- * The wire text of a proposed call's arguments: a raw string (arguments that did not parse) is
- * sent back verbatim, anything else as JSON.
- */
-export function serializeToolCallArguments(args: unknown): string {
-  return typeof args === 'string' ? args : JSON.stringify(args ?? {});
+export function toolCallInput(args: unknown): Record<string, unknown> {
+  const parsed = typeof args === 'string' ? parseToolCallArguments(args) : args;
+  return isPlainObject(parsed) ? parsed : {};
 }

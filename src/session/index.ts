@@ -8,7 +8,11 @@ export { appendToLog, segmentEntries } from './conversation-log';
 export type { ConversationLog, ConversationSegment, MessageRef } from './conversation-log';
 export { undecodableEncoding } from './payload-converter';
 export { renderCurrentDetails } from './render-current-details';
-export { toolrailSearchAttributes, toolrailStatusKey } from './search-attributes';
+export { toolrailSearchAttributes, toolrailStatusKey, toolrailTotalTokensKey } from './search-attributes';
+export { addUsage, emptyUsageTotals, foldUsage, totalTokens } from './model-usage';
+export type { SessionUsage, UsageTotals } from './model-usage';
+export { modelFinishDetail, modelFinishOutcome, modelLabel } from './model-finish';
+export type { ModelFinishOutcome } from './model-finish';
 export type { SessionCounters } from './session-counters';
 export {
   freshCarriedState,
@@ -35,8 +39,9 @@ export {
   transcriptQuery,
   userMessageSignal,
 } from './session-messages';
-export type { ApproveToolCallInput, InterruptInput, UserMessageInput } from './session-messages';
+export type { ApproveToolCallInput, InterruptInput, SentUserMessage, UserMessageInput } from './session-messages';
 export { sessionSearchAttributes } from './session-search-attributes';
+export type { SessionSearchSource } from './session-search-attributes';
 export { SessionStatus } from './session-status';
 export type { RunEndReason } from './session-status';
 export type {
@@ -60,6 +65,29 @@ export type {
   SessionEventOf,
   SessionEventType,
 } from './session-events';
+export { feedPreviewChars, feedValueBytes } from './feed-events';
+export { feedEventBodyOf, feedToolListLimit, feedValueOf } from './feed-event-of';
+export type {
+  FeedApproval,
+  FeedCall,
+  FeedEvent,
+  FeedEventBody,
+  FeedEventOf,
+  FeedEventPlace,
+  FeedEventType,
+  FeedReason,
+  FeedResult,
+  FeedValue,
+} from './feed-events';
+export {
+  feedQuery,
+  maxCarriedFeedBytes,
+  maxFeedPageBytes,
+  defaultFeedWindowBytes,
+  maxModelTextBytes,
+  modelTextSignal,
+} from './feed-messages';
+export type { CarriedFeed, FeedPage, FeedRequest, ModelTextInput } from './feed-messages';
 export { beginTurnInProgress, carriedTurn, settleTurnCalls } from './turn-in-progress';
 export type { TurnInProgress } from './turn-in-progress';
 export { toolCallFinishedLateSignal } from './tool-call-finished-late';

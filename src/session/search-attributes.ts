@@ -1,6 +1,6 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 
-/** Session status: `running`, `awaiting_approval`, `completed`, `failed`. Filter with `ToolrailStatus="running"`. */
+/** Session status (see `SessionStatus`). Filter with `ToolrailStatus="awaiting_approval"`. */
 export const toolrailStatusKey = defineSearchAttributeKey('ToolrailStatus', SearchAttributeType.KEYWORD);
 
 /** Name of the tool that ran last in the session. */
@@ -15,10 +15,18 @@ export const toolrailPendingApprovalsKey = defineSearchAttributeKey(
   SearchAttributeType.INT,
 );
 
-/** Every search attribute toolrail sets, to register on a server (`--search-attribute Name=Type`). */
+/** Tokens the session's model calls used so far (input plus output, as the providers reported them). */
+export const toolrailTotalTokensKey = defineSearchAttributeKey('ToolrailTotalTokens', SearchAttributeType.INT);
+
+/**
+ * Every search attribute toolrail sets, to register on a server (`--search-attribute Name=Type`).
+ * The one list: the dev server's flags come from it, and tests check the compose file's job and
+ * the README against it.
+ */
 export const toolrailSearchAttributes = [
   toolrailStatusKey,
   toolrailLastToolKey,
   toolrailBlockedCallsKey,
   toolrailPendingApprovalsKey,
+  toolrailTotalTokensKey,
 ] as const;

@@ -3,6 +3,7 @@ import type { PreparedCall, ToolCatalog, ToolErrorOutcome, ToolOutcome } from '.
 import type { ConversationLog, MessageRef } from './conversation-log';
 import type { RunEndReason } from './session-status';
 import type { ModelContextView, PendingApproval } from './session-views';
+import type { ModelFinishReason, ModelUsage } from '../models';
 import type { StoreEvent } from './store-problem';
 
 /** A tool call's outcome, and its result message when the activity that ran it already stored it. */
@@ -59,7 +60,11 @@ export type SessionEvent =
   | { type: 'tools_narrowed'; visible: string[]; hidden: { tool: string; reasons: Reason[] }[] }
   /** The model was asked, with this many tools. */
   | { type: 'model_call_started'; tools: number }
-  /** The model answered: its text (a preview), the calls it proposed (each prepared, or already an error), the stored response. */
+  /**
+   * The model answered: its text (a preview), the calls it proposed (each prepared, or already an
+   * error; none prepared when its finish reason stops them: cut off, refused, filtered, paused), the
+   * stored response, why it stopped and the tokens it used (absent in responses recorded before).
+   */
   | {
       type: 'model_responded';
       text?: string;
@@ -67,7 +72,12 @@ export type SessionEvent =
       prepared: (PreparedCall | ToolErrorOutcome)[];
       message: MessageRef;
       shown: ModelContextView;
+      finishReason?: ModelFinishReason;
+      rawFinishReason?: string;
+      usage?: ModelUsage;
     }
+  /** Text a streaming model call wrote so far (one batch of deltas from the worker; `seq` counts an attempt's batches from 1). */
+  | { type: 'model_text'; turn: number; attempt: number; seq: number; text: string }
   /** The model call ended without an answer: interrupted, or failed after its retries. */
   | { type: 'model_call_failed'; interrupted: boolean; error?: string }
   /** The model answered with text, but the rules do not let the run end yet: it is told why (`message`). */

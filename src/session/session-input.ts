@@ -6,6 +6,10 @@ import type { PreparedCall, ToolErrorOutcome } from '../dispatch';
 import { DEFAULT_MAX_TOOL_CONCURRENCY } from '../kernel';
 import type { SessionCounters } from './session-counters';
 import type { TranscriptEntry } from './session-views';
+import type { SessionUsage } from './model-usage';
+import { emptyUsageTotals } from './model-usage';
+import { defaultFeedWindowBytes } from './feed-messages';
+import type { CarriedFeed } from './feed-messages';
 import type { StoreIdentity } from '../store';
 
 export type { SessionCounters };
@@ -38,6 +42,11 @@ export interface SessionLimits {
   maxUserMessageBytes?: number;
   /** Continue as new once this workflow run's history passes this many bytes. Defaults to 524 288 (512 KiB). */
   continueAsNewAtHistoryBytes?: number;
+  /**
+   * Feed events one workflow run holds for its subscribers (the newest; older ones are read from
+   * earlier runs), in UTF-8 bytes of JSON: memory in the worker, never history. Defaults to 524 288 (512 KiB).
+   */
+  feedWindowBytes?: number;
   /**
    * While the session waits for its content store, how often it checks whether the store is back,
    * in milliseconds; after an operation failed again once the store seemed back, the pause before the
@@ -85,6 +94,10 @@ export interface CarriedSessionState {
   turnsInRun: number;
   /** The turn in progress, when the boundary fell between its model call and its last batch. */
   turn?: CarriedTurn;
+  /** Token totals of the session and of the run in progress (absent in states carried by earlier versions: zero). */
+  usage?: SessionUsage;
+  /** The live feed's next offset and newest events (absent in runs continued by a version without a feed). */
+  feed?: CarriedFeed;
   /** The identity of the session's content store, recorded when it started. */
   store?: StoreIdentity;
 }
@@ -113,6 +126,7 @@ export function freshCarriedState(ruleState: RuleState): CarriedSessionState {
     transcript: [],
     runInProgress: false,
     turnsInRun: 0,
+    usage: { session: emptyUsageTotals, run: emptyUsageTotals },
   };
 }
 
@@ -140,6 +154,7 @@ export function resolveSessionLimits(
     closeWhenIdle: limits.closeWhenIdle ?? interactive === false,
     maxUserMessageBytes: limits.maxUserMessageBytes ?? 1_048_576,
     continueAsNewAtHistoryBytes: limits.continueAsNewAtHistoryBytes ?? 524_288,
+    feedWindowBytes: limits.feedWindowBytes ?? defaultFeedWindowBytes,
     storeRetryIntervalMs: limits.storeRetryIntervalMs ?? 5_000,
   };
 }

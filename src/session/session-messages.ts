@@ -26,13 +26,21 @@ export const interruptSignal = defineSignal<[InterruptInput]>('interrupt');
 /** A user message: starts a run, or waits for the running tools and then starts the next one. */
 export const userMessageSignal = defineSignal<[UserMessageInput]>('userMessage');
 
+/** What {@link sendUserMessageUpdate} answers. */
+export interface SentUserMessage {
+  /** Messages queued before this one. */
+  queuedBefore: number;
+  /** The live feed's offset of the `message_received` event that queued it (absent from versions without a feed). */
+  offset?: number;
+}
+
 /**
  * A user message, like {@link userMessageSignal}, but answered: the validator refuses (before
  * anything is written to history) an empty message or one over the session's
  * `limits.maxUserMessageBytes`, with an error that says the limit. Resolves to the number of
- * messages queued before it.
+ * messages queued before it and the feed offset of its `message_received` event.
  */
-export const sendUserMessageUpdate = defineUpdate<{ queuedBefore: number }, [UserMessageInput]>('sendUserMessage');
+export const sendUserMessageUpdate = defineUpdate<SentUserMessage, [UserMessageInput]>('sendUserMessage');
 
 /** Ends the session once the current run is over. */
 export const endSessionSignal = defineSignal<[]>('endSession');

@@ -4,23 +4,32 @@ import {
   toolrailLastToolKey,
   toolrailPendingApprovalsKey,
   toolrailStatusKey,
+  toolrailTotalTokensKey,
 } from './search-attributes';
 import type { SessionStatus } from './session-status';
+import type { SessionCounters } from './session-counters';
+import type { SessionUsage } from './model-usage';
+import { totalTokens } from './model-usage';
 
-/** What a session shows in its search attributes. */
-export interface SessionSearchValues {
+/** What of a session its search attributes show. */
+export interface SessionSearchSource {
   status: SessionStatus;
   lastTool: string | null;
-  blockedCalls: number;
-  pendingApprovals: number;
+  counters: SessionCounters;
+  pendingApprovals: readonly unknown[];
+  usage: SessionUsage;
 }
 
-/** The search attribute updates that show `values` (the last tool is removed while there is none). */
-export function sessionSearchAttributes(values: SessionSearchValues): SearchAttributeUpdatePair[] {
+/**
+ * The search attribute updates that show a session: its status, last tool (removed while there is
+ * none), blocked calls, calls waiting for approval, and total tokens.
+ */
+export function sessionSearchAttributes(session: SessionSearchSource): SearchAttributeUpdatePair[] {
   return [
-    { key: toolrailStatusKey, value: values.status },
-    { key: toolrailLastToolKey, value: values.lastTool },
-    { key: toolrailBlockedCallsKey, value: values.blockedCalls },
-    { key: toolrailPendingApprovalsKey, value: values.pendingApprovals },
+    { key: toolrailStatusKey, value: session.status },
+    { key: toolrailLastToolKey, value: session.lastTool },
+    { key: toolrailBlockedCallsKey, value: session.counters.blockedCalls },
+    { key: toolrailPendingApprovalsKey, value: session.pendingApprovals.length },
+    { key: toolrailTotalTokensKey, value: totalTokens(session.usage.session) },
   ];
 }

@@ -16,7 +16,10 @@ export const SessionStatus = {
   waiting_for_store: 'waiting_for_store',
   /** The session ended normally. */
   completed: 'completed',
-  /** The session failed on a path the workflow controls (e.g. a misconfigured model); see the workflow's failure. */
+  /**
+   * The session failed: on a path the workflow controls (e.g. a misconfigured model; see the
+   * workflow's failure), or it ended after its last run ended with `model_error`.
+   */
   failed: 'failed',
 } as const;
 
@@ -25,8 +28,19 @@ export type SessionStatus = (typeof SessionStatus)[keyof typeof SessionStatus];
 
 /**
  * Why a run ended: the rule engine's own ends (`answered`: the model answered and the rules let the
- * run end; `terminal`: a terminal tool completed; `turn_limit`; `no_tool_allowed`) and the
- * session's (`interrupted` by the user; `new_message`: a message arrived mid-run; `model_error`).
+ * run end; `terminal`: a terminal tool completed; `turn_limit`; `no_tool_allowed`), the session's
+ * (`interrupted` by the user; `new_message`: a message arrived mid-run; `model_error`: the model call
+ * failed for good), and the model's (`max_tokens`: the output limit cut the response off, its calls
+ * not run; `refusal`: the model refused; `content_filter`: the provider's filter stopped it).
  */
 export type RunEndReason =
-  'answered' | 'terminal' | 'turn_limit' | 'no_tool_allowed' | 'interrupted' | 'new_message' | 'model_error';
+  | 'answered'
+  | 'terminal'
+  | 'turn_limit'
+  | 'no_tool_allowed'
+  | 'interrupted'
+  | 'new_message'
+  | 'model_error'
+  | 'max_tokens'
+  | 'refusal'
+  | 'content_filter';

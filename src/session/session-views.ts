@@ -2,6 +2,8 @@ import type { RuleStateView } from '../rules';
 import type { SessionCounters } from './session-counters';
 import type { ContentRef, StoreIdentity } from '../store';
 import type { RunEndReason, SessionStatus } from './session-status';
+import type { ModelFinishReason, ModelUsage } from '../models';
+import type { SessionUsage } from './model-usage';
 import type { StoreProblem } from './store-problem';
 
 /** A call that waits for a human decision (`approveToolCall`). */
@@ -39,6 +41,8 @@ export interface SessionRuleStateView {
   storeProblem?: StoreProblem;
   /** Tools of the current turn's catalog that cannot run now, with the reason (also in their descriptions). */
   unavailableTools: UnavailableTool[];
+  /** Tokens the model calls reported: the session's and its current (or last) run's. */
+  usage: SessionUsage;
 }
 
 /** The answer of the `status` query. */
@@ -49,6 +53,8 @@ export interface SessionStatusView {
   lastTool: string | null;
   counters: SessionCounters;
   queuedMessages: number;
+  /** Tokens the model calls reported: the session's and its current (or last) run's. */
+  usage: SessionUsage;
   /** The content store the session keeps its conversation in (sessions started before toolrail recorded it have none). */
   store?: StoreIdentity;
   /** Why the session waits for its content store, while it does (status `waiting_for_store`). */
@@ -84,6 +90,11 @@ export type TranscriptEntry =
       calls: { callId: string; tool: string; args: unknown }[];
       ref?: ContentRef;
       shown?: ModelContextView;
+      /** Why the model stopped (see `ModelFinishReason`), and the provider's own word for it. */
+      finishReason?: ModelFinishReason;
+      rawFinishReason?: string;
+      /** The tokens this call used, as the provider reported them. */
+      usage?: ModelUsage;
     }
   | {
       kind: 'verdict';

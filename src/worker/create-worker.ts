@@ -1,8 +1,9 @@
 import { Runtime, Worker } from '@temporalio/worker';
 import type { NativeConnection, WorkerOptions, WorkflowBundle } from '@temporalio/worker';
 import type { PayloadCodec } from '@temporalio/common';
-import { createSessionActivities } from '../../activities';
-import type { ModelAdapter } from '../models';
+import { createModelTextFeed, createSessionActivities } from '../../activities';
+import type { ModelTextDelta } from '../../activities';
+import type { LanguageModelRegistry, LanguageModelV4, WorkerModels } from '../models';
 import type { ToolHooks, AnyTool } from '../tools';
 import { ToolRegistry } from '../tools';
 import { bundleSessionWorkflows } from './bundle-session-workflows';
@@ -21,11 +22,34 @@ export interface CreateWorkerOptions {
   taskQueue?: string;
   /** The tools sessions on this worker may call (or a registry of them). */
   tools: readonly AnyTool[] | ToolRegistry;
+  /**
+   * Language models (any AI SDK `LanguageModelV4`) by the id sessions name: `{ fast:
+   * openai('gpt-5.4-mini') }` serves `model: { id: 'fast' }`. An entry may carry defaults:
+   * `{ model, stream?, contextBudgetBytes? }`.
+   */
+  models?: WorkerModels;
+  /**
+   * Resolves ids not in `models`: the AI SDK's `createProviderRegistry({ openai, anthropic })`
+   * (ids such as `openai:gpt-5.4-mini`), or a single provider.
+   */
+  modelRegistry?: LanguageModelRegistry;
   /** Scripted models by name, for sessions with `model: { provider: 'scripted', model: NAME }`. */
-  scriptedModels?: ReadonlyMap<string, ModelAdapter> | Readonly<Record<string, ModelAdapter>>;
-  /** Where model API keys are read from. Defaults to `process.env`. */
+  scriptedModels?: ReadonlyMap<string, LanguageModelV4> | Readonly<Record<string, LanguageModelV4>>;
+  /** Where the built-in providers (`model: { provider, model }`) read API keys. Defaults to `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
   hooks?: ToolHooks;
+  /**
+   * Called with the model's text as it arrives: each delta of a streamed response (`stream: true`),
+   * or the whole text of one that is not. For your own live views; it must not throw or block (a
+   * throw is logged and ignored).
+   */
+  onModelTextDelta?: (event: ModelTextDelta) => void;
+  /**
+   * Streamed model text in the sessions' live feeds (`text_delta` events): batched into one signal
+   * to the session per `intervalMs` of streaming (default 500), each one event and one workflow
+   * task in its history; text that arrives whole at the end of a call sends none. `false` turns it off.
+   */
+  feedText?: false | { intervalMs?: number };
   /**
    * Where sessions' conversations live: a `ContentStore`, or a spec for `openContentStore` (a
    * directory path or a `postgres://` URL). Defaults to `TOOLRAIL_CONTENT_STORE`, else the embedded
@@ -71,7 +95,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
   const scriptedModels =
     options.scriptedModels instanceof Map
       ? options.scriptedModels
-      : new Map(Object.entries((options.scriptedModels ?? {}) as Record<string, ModelAdapter>));
+      : new Map(Object.entries((options.scriptedModels ?? {}) as Record<string, LanguageModelV4>));
   const store =
     typeof options.contentStore === 'object' ? options.contentStore : openContentStore(options.contentStore);
   const namespace = options.namespace ?? 'default';
@@ -88,8 +112,12 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
       store,
       payloadCodecs,
       namespace,
+      ...(options.models ? { models: options.models } : {}),
+      ...(options.modelRegistry ? { modelRegistry: options.modelRegistry } : {}),
       ...(options.env ? { env: options.env } : {}),
       ...(options.hooks ? { hooks: options.hooks } : {}),
+      ...(options.onModelTextDelta ? { onModelTextDelta: options.onModelTextDelta } : {}),
+      ...(options.feedText === false ? {} : { textFeed: createModelTextFeed(options.feedText ?? {}) }),
       ...(options.toolAbortGraceMs === undefined ? {} : { toolAbortGraceMs: options.toolAbortGraceMs }),
       ...(options.resultOffloadBytes === undefined ? {} : { resultOffloadBytes: options.resultOffloadBytes }),
     }),

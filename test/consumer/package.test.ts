@@ -90,7 +90,7 @@ describe.each([
     expect(existsSync(path.join(app, 'node_modules', 'toolrail', 'node_modules', '@temporalio'))).toBe(false);
   });
 
-  it('runs a scripted session to its end from a plain-Node ESM script, encrypted by its payload codec, and reads it with the CLI and the codec module', async () => {
+  it('runs a scripted session to its end from a plain-Node ESM script, encrypted by its payload codec, following its live feed, and reads it with the CLI and the codec module', async () => {
     const stdout = await command(process.execPath, ['run-session.mjs'], app);
     const result = JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as {
       status: { status: string; counters: { toolCalls: number } };
@@ -99,9 +99,14 @@ describe.each([
       refused: { code: number; stderr: string };
       storedItems: number;
       plaintextInStore: boolean;
+      feed: string[];
     };
     expect(result.status).toMatchObject({ status: 'completed', counters: { toolCalls: 1 } });
     expect(result.ruleState.rules.counts).toEqual([expect.objectContaining({ tool: 'look_up_order', count: 1 })]);
+    expect(result.feed).toEqual(
+      expect.arrayContaining(['run_started', 'verdict', 'tool_started', 'tool_ended', 'run_ended']),
+    );
+    expect(result.feed.at(-1)).toBe('session_ended');
     expect(result.cli).toEqual({ code: 0, userText: 'Where is ORD-1?' });
     expect(result.refused.code).toBe(1);
     expect(result.refused.stderr).toContain('--codec-module FILE or TOOLRAIL_CODEC_MODULE');

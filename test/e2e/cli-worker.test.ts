@@ -3,7 +3,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectToHarness, uniqueName } from '../harness/connect';
 import type { HarnessConnections } from '../harness/connect';
+import { readStoreIdentity } from '../../src/store';
 import { pollUntil } from '../helpers/poll-until';
+import { testContentDirectory, testContentStore } from '../helpers/session-worker';
 import { endSession } from './support/end-session';
 import { harnessConnectionArgs, runCli } from './support/run-cli';
 
@@ -18,13 +20,18 @@ describe('toolrail worker and interrupt', () => {
     await connections.close();
   });
 
-  it('serves sessions with a module’s tools, takes an interrupt from the CLI, and stops cleanly on SIGINT', async () => {
+  it('says which content store it uses, serves sessions with a module’s tools, takes an interrupt from the CLI, and stops cleanly on SIGINT', async () => {
     const taskQueue = uniqueName('cli-worker');
     const connection = [...harnessConnectionArgs(), '--task-queue', taskQueue];
     const worker = spawn(
       process.execPath,
       ['bin/toolrail.cjs', 'worker', '--module', 'test/fixtures/slow-search-worker-module.ts', ...connection],
-      { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
+      // The store the CLI commands below use too, as a deployment shares one.
+      {
+        cwd: repoRoot,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...process.env, TOOLRAIL_CONTENT_STORE: testContentDirectory() },
+      },
     );
     let output = '';
     worker.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -36,6 +43,14 @@ describe('toolrail worker and interrupt', () => {
         () => Promise.resolve(output),
         (text) => text.includes(`on task queue ${taskQueue}`),
         { timeoutMs: 60_000, intervalMs: 200 },
+      );
+      // It names its store and the store's identity, which every worker of the task queue must share.
+      const { id, description } = await readStoreIdentity(testContentStore());
+      const storeLine = `worker: content store ${description} (store id ${id})\n`;
+      await pollUntil(
+        () => Promise.resolve(output),
+        (text) => text.includes(storeLine),
+        { timeoutMs: 30_000, intervalMs: 200 },
       );
       const started = await runCli([
         'start',

@@ -152,10 +152,22 @@ describe('the toolrail CLI', () => {
     const sent = await runCli(['send', sessionId, ...firstMessage.split(' '), ...connection()]);
     expect(sent.stderr).toBe('');
     expect(sent.code).toBe(0);
-    expect(sent.stdout).toBe(`sent to ${sessionId}\n`);
+    expect(sent.stdout).toBe(`sent to ${sessionId} (feed offset 0)\n`);
     const state = await untilApprovalPending(session);
     expect(state.pendingApprovals.map((approval) => approval.toolName)).toEqual(['issue_refund']);
     expect((await session.transcript())[0]).toMatchObject({ kind: 'user', turn: 0, text: firstMessage });
+  });
+
+  it('send --wait: prints how the run the message started ended, and the answer', async () => {
+    const { sessionId, session } = await startEndedRun();
+    const sent = await runCli(['send', sessionId, 'Thanks!', '--wait', ...connection()]);
+    expect(sent.stderr).toBe('');
+    expect(sent.code).toBe(0);
+    const status = await session.status();
+    expect(sent.stdout).toBe(
+      `sent to ${sessionId} (feed offset ${await feedOffsetOfLastMessage(session)})\nrun 2 ended: answered\nAll done: ORD-1001 is refunded and the ticket is closed.\n`,
+    );
+    expect(status.lastRunEnd).toBe('answered');
   });
 
   it('state: prints visible tools, hidden tools with reasons, counts and the pending approval as a table', async () => {
@@ -190,6 +202,10 @@ describe('the toolrail CLI', () => {
     expect(lines).toContain(
       `Counters: ${status.counters.turns} turns, ${status.counters.toolCalls} tool calls, 2 blocked, 1 runs`,
     );
+    // The scripted model reports no usage: the calls are counted, their tokens are zero.
+    const calls = `${status.usage.session.modelCalls} model calls`;
+    expect(status.usage.session.modelCalls).toBe(status.counters.turns);
+    expect(lines).toContain(`Tokens: session 0 in / 0 out, ${calls} · this run 0 in / 0 out, ${calls}`);
   });
 
   it('sessions: lists the session under its status only (the ToolrailStatus search attribute)', async () => {
@@ -207,9 +223,9 @@ describe('the toolrail CLI', () => {
 
     const table = await runCli(['sessions', '--status', 'awaiting_approval', ...connection()]);
     expect(table.code).toBe(0);
-    expect(table.stdout.split('\n')[0]).toMatch(/^SESSION +STATUS +WORKFLOW +STARTED +UI$/);
+    expect(table.stdout.split('\n')[0]).toMatch(/^SESSION +STATUS +WORKFLOW +STARTED +TOKENS +UI$/);
     expect(table.stdout).toMatch(
-      new RegExp(`^${escape(sessionId)} +awaiting_approval +RUNNING +\\S+ +${escape(sessionUrl(sessionId))}$`, 'm'),
+      new RegExp(`^${escape(sessionId)} +awaiting_approval +RUNNING +\\S+ +0 +${escape(sessionUrl(sessionId))}$`, 'm'),
     );
 
     const idle = await runCli(['sessions', '--status', 'idle', '--json', ...connection()]);
@@ -255,6 +271,46 @@ describe('the toolrail CLI', () => {
     const again = await runCli(['approve', sessionId, callId, ...connection()]);
     expect(again.code).toBe(2);
     expect(stderrLines(again)).toEqual([`toolrail approve: call ${callId} was already decided`]);
+  });
+
+  it('follow: prints the live feed as the session runs, and exits 0 when the session ends', async () => {
+    const { sessionId, session } = await startIdleSession();
+    const following = runCli(['follow', sessionId, ...connection()], { timeoutMs: 120_000 });
+    await session.send(firstMessage);
+    const [pending] = (await untilApprovalPending(session)).pendingApprovals;
+    await session.approve(pending?.callId ?? '', approvalReason);
+    await untilRunEnded(session);
+    await session.end();
+    const followed = await following;
+    expect(followed.stderr).toBe('');
+    expect(followed.code).toBe(0);
+    const lines = followed.stdout.split('\n');
+    const at = (pattern: RegExp): number => lines.findIndex((line) => pattern.test(line));
+    const order = [
+      /^\[turn 0\] run 1 begins: ada@example\.com says order ORD-1001/,
+      /^\[turn 0\] +✗ check_eligibility refused: \[prerequisite_not_met\] .*\(call first: lookup_customer\)/,
+      /^\[turn 4\] +\? issue_refund\(\{"order_id":"ORD-1001","amount":42\}\) waits for approval/,
+      new RegExp(`^\\[turn 4\\] +✓ ${escape(pending?.callId ?? '')} approved by a human: ${escape(approvalReason)}`),
+      /^\[turn 4\] +→ issue_refund: /,
+      /^\[turn 6\] run 1 ended: terminal$/,
+      /^the session completed$/,
+    ].map(at);
+    expect(order.every((index) => index >= 0)).toBe(true);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+
+    // From an offset, as JSON lines: the same events, from there on.
+    const fromThree = await runCli(['follow', sessionId, '--from', '3', '--json', ...connection()]);
+    expect(fromThree.code).toBe(0);
+    const events = fromThree.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { offset: number; type: string });
+    expect(events[0]?.offset).toBe(3);
+    expect(events.map((event) => event.offset)).toEqual(events.map((_, index) => 3 + index));
+    expect(events.at(-1)?.type).toBe('session_ended');
+    const bad = await runCli(['follow', sessionId, '--from', 'soon', ...connection()]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe("toolrail follow: --from must be a feed offset (0, 1, 2, …), got 'soon'\n");
   });
 
   it('transcript: prints the session turn by turn, refusals with reasons, the approval and the results', async () => {
@@ -368,6 +424,17 @@ function untilApprovalPending(session: SessionHandle): Promise<SessionRuleStateV
     (s) => s.pendingApprovals.length > 0,
     { timeoutMs: 60_000 },
   );
+}
+
+/** The feed offset of the session's latest `message_received` event. */
+async function feedOffsetOfLastMessage(session: SessionHandle): Promise<number> {
+  let offset = -1;
+  const stop = new AbortController();
+  for await (const event of session.events({ signal: stop.signal })) {
+    if (event.type === 'message_received') offset = event.offset;
+    if (event.type === 'run_ended' && event.run === 2) stop.abort();
+  }
+  return offset;
 }
 
 /** Waits until the session's run ended and the session waits for a message again. */

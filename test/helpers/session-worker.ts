@@ -2,11 +2,12 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ToolrailClient } from '../../src/client/toolrail-client';
-import type { ModelAdapter } from '../../src/models/model-adapter';
+import type { LanguageModelV4, LanguageModelRegistry, WorkerModels } from '../../src/models';
 import type { AnyTool } from '../../src/tools/tool';
 import type { ToolRegistry } from '../../src/tools/tool-registry';
 import type { ToolHooks } from '../../src/tools/lifecycle/tool-hooks';
 import { createWorker } from '../../src/worker/create-worker';
+import type { CreateWorkerOptions } from '../../src/worker/create-worker';
 import type { ContentStore } from '../../src/store/content-store';
 import { openContentStore } from '../../src/store/open-content-store';
 import { createExternalStorage } from '../../src/store/content-storage-driver';
@@ -25,7 +26,12 @@ export interface WithSessionWorkerOptions {
   connections: HarnessConnections;
   /** The worker's tools, or a registry (e.g. one MCP servers keep their tools in). */
   tools: readonly AnyTool[] | ToolRegistry;
-  scriptedModels?: Record<string, ModelAdapter>;
+  scriptedModels?: Record<string, LanguageModelV4>;
+  models?: WorkerModels;
+  modelRegistry?: LanguageModelRegistry;
+  onModelTextDelta?: CreateWorkerOptions['onModelTextDelta'];
+  /** OpenTelemetry tracing of the worker. */
+  tracing?: CreateWorkerOptions['tracing'];
   hooks?: ToolHooks;
   /** Defaults to a directory store in a temporary directory of this test process. */
   contentStore?: ContentStore;
@@ -56,6 +62,10 @@ export async function withSessionWorker<T>(
     connections,
     tools,
     scriptedModels,
+    models,
+    modelRegistry,
+    onModelTextDelta,
+    tracing,
     hooks,
     contentStore = testContentStore(),
     taskQueue = uniqueName('sessions'),
@@ -68,6 +78,10 @@ export async function withSessionWorker<T>(
     taskQueue,
     tools,
     ...(scriptedModels ? { scriptedModels } : {}),
+    ...(models ? { models } : {}),
+    ...(modelRegistry ? { modelRegistry } : {}),
+    ...(onModelTextDelta ? { onModelTextDelta } : {}),
+    ...(tracing ? { tracing } : {}),
     ...(hooks ? { hooks } : {}),
     contentStore,
     // A worker that served the task queue before this one is given up on after 1 s (default 10 s).

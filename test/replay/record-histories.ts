@@ -23,7 +23,7 @@ import { createSupportDeskTools } from '../../examples/support-desk/support-desk
 import { ToolrailClient } from '../../src/client/toolrail-client';
 import type { SessionHandle } from '../../src/client/session-handle';
 import { startDevServer } from '../../src/devserver/start-dev-server';
-import type { ModelAdapter } from '../../src/models';
+import type { LanguageModelV4 } from '../../src/models';
 import { createScriptedModel, parallelToolCallsResponse, textResponse, toolCallResponse } from '../../src/models';
 import type { AnyTool } from '../../src/tools/tool';
 import { createWorker } from '../../src/worker/create-worker';
@@ -50,7 +50,7 @@ const supportDeskRulesFile = path.resolve(__dirname, '../../examples/support-des
 interface Scenario {
   name: string;
   tools: () => AnyTool[];
-  model: () => ModelAdapter;
+  model: () => LanguageModelV4;
   start: (client: ToolrailClient, sessionId: string) => Promise<SessionHandle>;
   /** Drives the running session (interrupts, approvals) until it ends. */
   drive?: (session: SessionHandle) => Promise<void>;

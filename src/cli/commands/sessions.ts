@@ -13,9 +13,10 @@ const statuses = Object.values(SessionStatuses);
 const usage = `Usage: toolrail sessions [--status ${statuses.join('|')}] [--limit N] [--json] [connection flags]
 
 Lists sessions, newest first, filtered by the ToolrailStatus search attribute (the same filter
-works in the Web UI: ToolrailStatus="awaiting_approval"). For each session that waits for its
-content store (waiting_for_store), and each one whose workflow task keeps failing (its status cannot
-change then), a line under the table says why.
+works in the Web UI: ToolrailStatus="awaiting_approval"), with the tokens each used so far
+(ToolrailTotalTokens: input plus output). For each session that waits for its content store
+(waiting_for_store), and each one whose workflow task keeps failing (its status cannot change
+then), a line under the table says why.
 
 ${connectionFlagsHelp}`;
 
@@ -91,12 +92,13 @@ export const sessionsCommand: CliCommand = {
       ];
       return [
         ...formatTable(
-          ['SESSION', 'STATUS', 'WORKFLOW', 'STARTED', 'UI'],
+          ['SESSION', 'STATUS', 'WORKFLOW', 'STARTED', 'TOKENS', 'UI'],
           sessions.map((session) => [
             session.sessionId,
             session.status ?? '-',
             session.workflowStatus,
             session.startTime.toISOString(),
+            session.totalTokens === undefined ? '-' : String(session.totalTokens),
             sessionUiUrl(connection, session.sessionId),
           ]),
           120,

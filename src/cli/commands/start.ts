@@ -2,6 +2,7 @@ import { formatDiagnostic } from '../../rules';
 import { loadRuleSet } from '../../rules-files';
 import { ruleFormatChoices } from '../../rules-files';
 import type { CliCommand } from '../cli-command';
+import type { SessionInput } from '../../session';
 import { ExitCode } from '../cli-command';
 import { connectionFlags, connectionFlagsHelp } from '../connection/connection-flags';
 import { sessionUiUrl } from '../connection/open-client';
@@ -10,14 +11,15 @@ import { readRulesOptions } from '../read-rules-options';
 import { reportBadInput } from '../report-bad-input';
 import { withClient } from '../with-client';
 
-const usage = `Usage: toolrail start --rules PATH [--rules PATH ...] --model PROVIDER:MODEL [options] [connection flags]
+const usage = `Usage: toolrail start --rules PATH [--rules PATH ...] --model PROVIDER:MODEL|ID [options] [connection flags]
 
 Loads and checks the rules, starts a session on the workers' task queue, and prints its id and
 its Temporal Web UI address.
   --rules PATH          rules file or contract directory (repeatable; formats as in \`toolrail lint\`)
   --format F            ${ruleFormatChoices.join('|')} (default auto)
-  --model P:M           openai:MODEL, anthropic:MODEL or scripted:NAME (default $TOOLRAIL_MODEL)
-  --base-url URL        an OpenAI- or Anthropic-compatible server
+  --model P:M|ID        openai:MODEL (chat completions), openai-responses:MODEL, anthropic:MODEL,
+                        scripted:NAME, or the ID of a model the workers were given (default $TOOLRAIL_MODEL)
+  --base-url URL        an OpenAI- or Anthropic-compatible server (with PROVIDER:MODEL)
   --tools a,b,c         tools of the worker this session may use (default: all); rules are checked against them
   --system TEXT         system prompt
   --message TEXT        first user message (else the session waits for \`toolrail send\`)
@@ -56,8 +58,13 @@ export const startCommand: CliCommand = {
     const rules = readRulesOptions('start', values.rules, values.format);
     if (!rules.ok) return rules.exitCode;
     const modelText = values.model ?? process.env.TOOLRAIL_MODEL;
-    const match = modelText ? /^(openai|anthropic|scripted):(.+)$/.exec(modelText) : null;
-    if (!match) return reportBadInput('toolrail start: give --model openai:MODEL, anthropic:MODEL or scripted:NAME');
+    if (!modelText) {
+      return reportBadInput(
+        'toolrail start: give --model PROVIDER:MODEL (openai, openai-responses, anthropic, scripted) or a model ID',
+      );
+    }
+    const model = modelSettingsOf(modelText, values['base-url']);
+    if (typeof model === 'string') return reportBadInput(`toolrail start: ${model}`);
     const tools = values.tools
       ?.split(',')
       .map((tool) => tool.trim())
@@ -78,11 +85,7 @@ export const startCommand: CliCommand = {
     const { sessionId, url } = await withClient(values, async ({ toolrail, connection }) => {
       const session = await toolrail.startSession({
         rules: loaded.rules,
-        model: {
-          provider: match[1] as 'openai' | 'anthropic' | 'scripted',
-          model: match[2] ?? '',
-          ...(values['base-url'] ? { baseUrl: values['base-url'] } : {}),
-        },
+        model,
         ...(tools ? { tools } : {}),
         ...(values.system ? { systemPrompt: values.system } : {}),
         ...(values.message ? { firstMessage: values.message } : {}),
@@ -99,3 +102,17 @@ export const startCommand: CliCommand = {
     return ExitCode.ok;
   },
 };
+
+type ModelSettings = SessionInput['model'];
+type ModelProvider = Extract<ModelSettings, { provider: string }>['provider'];
+
+/** `--model` as model settings: a built-in `PROVIDER:MODEL` (with `--base-url`), else a model id; or what is wrong. */
+function modelSettingsOf(text: string, baseUrl: string | undefined): ModelSettings | string {
+  const match = /^(openai|openai-responses|anthropic|scripted):(.+)$/.exec(text);
+  if (match) {
+    const [, provider = '', model = ''] = match;
+    return { provider: provider as ModelProvider, model, ...(baseUrl ? { baseUrl } : {}) };
+  }
+  if (baseUrl) return `--base-url goes with --model PROVIDER:MODEL, not with a model id (${text})`;
+  return { id: text };
+}

@@ -19,10 +19,10 @@ const logLevels: readonly LogLevel[] = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR
 const usage = `Usage: toolrail worker --module FILE [--codec-module FILE] [--log-level LEVEL] [--health-file FILE] [connection flags]
        toolrail worker --health [--health-file FILE] [connection flags]
 
-Runs a worker that executes toolrail sessions on the task queue, with the tools (and scripted
-models) of FILE, a module whose default export is { tools, scriptedModels?, hooks? } (tools: a
-list, or a ToolRegistry, e.g. one MCP servers keep their tools in). Start more workers on the same
-task queue to scale out: every worker of a task queue must use the same content store
+Runs a worker that executes toolrail sessions on the task queue, with the tools and models of
+FILE, a module whose default export is { tools, models?, modelRegistry?, scriptedModels?, hooks? }
+(tools: a list, or a ToolRegistry, e.g. one MCP servers keep their tools in). Start more workers
+on the same task queue to scale out: every worker of a task queue must use the same content store
 (TOOLRAIL_CONTENT_STORE: a postgres:// URL for workers on several machines; the default directory
 store .toolrail/content is for one machine). It prints the store it uses (never its password).
 With --codec-module (TOOLRAIL_CODEC_MODULE), its payloadCodecs encode the worker's Temporal
@@ -92,6 +92,8 @@ export const workerCommand: CliCommand = {
         namespace: settings.namespace,
         taskQueue: settings.taskQueue,
         tools: module.tools,
+        ...(module.models ? { models: module.models } : {}),
+        ...(module.modelRegistry ? { modelRegistry: module.modelRegistry } : {}),
         ...(module.scriptedModels ? { scriptedModels: module.scriptedModels } : {}),
         ...(module.hooks ? { hooks: module.hooks } : {}),
         contentStore: store,

@@ -1,5 +1,5 @@
 import type { RuleRef } from '../../rules';
-import type { SessionRuleStateView, SessionStatusView } from '../../session';
+import type { SessionRuleStateView, SessionStatusView, UsageTotals } from '../../session';
 import { formatTable } from './format-table';
 
 /** `file#index` (or the rule id) of a rule, for one table cell. */
@@ -120,5 +120,18 @@ export function renderRuleState(sessionId: string, state: SessionRuleStateView, 
   lines.push(
     `Counters: ${status.counters.turns} turns, ${status.counters.toolCalls} tool calls, ${status.counters.blockedCalls} blocked, ${status.counters.runs} runs`,
   );
+  // A worker older than this CLI answers without usage.
+  if (state.usage !== undefined) {
+    lines.push(`Tokens: session ${formatUsage(state.usage.session)} · this run ${formatUsage(state.usage.run)}`);
+  }
   return lines.join('\n');
+}
+
+/** Token totals in one phrase: `1,234 in (1,000 cached) / 56 out (12 reasoning), 3 model calls`. */
+export function formatUsage(totals: UsageTotals): string {
+  const count = (value: number): string => value.toLocaleString('en-US');
+  const cached = totals.cachedInputTokens > 0 ? ` (${count(totals.cachedInputTokens)} cached)` : '';
+  const reasoning = totals.reasoningTokens > 0 ? ` (${count(totals.reasoningTokens)} reasoning)` : '';
+  const calls = `${totals.modelCalls} model call${totals.modelCalls === 1 ? '' : 's'}`;
+  return `${count(totals.inputTokens)} in${cached} / ${count(totals.outputTokens)} out${reasoning}, ${calls}`;
 }

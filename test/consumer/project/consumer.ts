@@ -10,6 +10,9 @@ import {
   type CreateWorkerOptions,
   type SessionRuleStateView,
   type StartSessionOptions,
+  type RunReply,
+  FeedGapError,
+  uiMessageChunker,
 } from 'toolrail';
 import { createScriptedModel, startDevServer, textResponse, type DevServer } from 'toolrail/testing';
 import {
@@ -42,6 +45,20 @@ export const scripted: CreateWorkerOptions['scriptedModels'] = { chat: createScr
 export const server: Promise<DevServer> = startDevServer({ ui: false });
 export const codes: string[] = [ToolErrorCode.UNKNOWN_TOOL, ModelErrorCode.RATE_LIMITED];
 export const isDefinitionError = (error: unknown): boolean => ToolDefinitionError.isInstance(error);
+
+/** The shipped types of the live feed: an app awaits a reply and turns the feed into UI message chunks. */
+export async function replyAndChunks(client: ToolrailClient, sessionId: string): Promise<[RunReply, number]> {
+  const session = client.getSession(sessionId);
+  const reply = await (await session.send('Hello?')).reply();
+  const chunksOf = uiMessageChunker({ sessionId, readText: (ref) => session.readText(ref) });
+  let chunks = 0;
+  try {
+    for await (const event of session.events({ from: 0 })) chunks += (await chunksOf(event)).length;
+  } catch (error) {
+    if (!FeedGapError.isInstance(error)) throw error;
+  }
+  return [reply, chunks];
+}
 
 // The client-only entry: the same classes and types, for an app that only starts and follows sessions.
 export async function approveFirst(session: WebSessionHandle): Promise<SessionStatusView> {

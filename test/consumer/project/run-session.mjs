@@ -1,6 +1,7 @@
 // A plain-Node ESM consumer of the installed package: defines a tool, starts the dev server, runs a
-// scripted session to its end with an encrypting payload codec on worker and client, reads it back
-// with `toolrail transcript --codec-module` (and without), and prints what it saw as one JSON line.
+// scripted session to its end with an encrypting payload codec on worker and client while following
+// its live feed, reads it back with `toolrail transcript --codec-module` (and without), and prints
+// what it saw as one JSON line.
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -57,11 +58,14 @@ try {
       interactive: false,
       firstMessage: 'Where is ORD-1?',
     });
+    const feed = [];
+    for await (const event of session.events()) feed.push(event.type);
     const status = await session.result();
     const transcript = ['transcript', session.sessionId];
     return {
       status,
       ruleState: await session.ruleState(),
+      feed,
       read: await toolrailCli([...transcript, '--json', '--codec-module', 'codec-module.mjs', ...connection]),
       refused: await toolrailCli([...transcript, ...connection]),
     };
@@ -76,6 +80,7 @@ try {
     JSON.stringify({
       status: result.status,
       ruleState: result.ruleState,
+      feed: result.feed,
       cli: {
         code: read.code,
         userText: read.code === 0 ? JSON.parse(read.stdout).find((entry) => entry.kind === 'user')?.text : read.stderr,

@@ -13,6 +13,8 @@ import { untilRunsEnded } from '../../helpers/until-runs-ended';
 import { withSessionWorker } from '../../helpers/session-worker';
 
 const noRules = compileRules({ toolrail: 1, rules: [] });
+/** Longer than the ten attempts (about 55 s) after which the workflow's own write of a message failed it. */
+const fullForMs = 65_000;
 
 describe("the directory store's disk full under an idle session", () => {
   let connections: HarnessConnections;
@@ -31,7 +33,7 @@ describe("the directory store's disk full under an idle session", () => {
     await connections?.close();
   });
 
-  it('keeps a message that arrives while the disk is full, says ENOSPC, and answers it once space is freed', async () => {
+  it('keeps a message that arrives while the disk is full for longer than the old retry window, says ENOSPC, and answers it once space is freed', async () => {
     const store = new DirectoryContentStore(path.join(mountPoint, 'content'));
     const model = createScriptedModel([textResponse('Hello.'), textResponse('Got it, despite the full disk.')]);
     await withSessionWorker(
@@ -54,6 +56,7 @@ describe("the directory store's disk full under an idle session", () => {
         writeFileSync(filler, Buffer.alloc(bavail * bsize));
         expect(statfsSync(mountPoint).bavail).toBe(0);
         await session.send('A message for a full disk');
+        const sentAt = Date.now();
 
         const waiting = await pollUntil(
           () => session.status(),
@@ -61,6 +64,15 @@ describe("the directory store's disk full under an idle session", () => {
         );
         expect(waiting.storeProblem).toMatchObject({ code: 'STORE_UNAVAILABLE', store: store.description });
         expect(waiting.storeProblem?.message).toContain('ENOSPC');
+        // Past the old retry window: every check along the way finds the session waiting, not failed.
+        await pollUntil(
+          async () => {
+            expect((await session.status()).status).toBe('waiting_for_store');
+            return Date.now() - sentAt;
+          },
+          (fullFor) => fullFor > fullForMs,
+          { timeoutMs: fullForMs + 30_000, intervalMs: 1_000 },
+        );
 
         rmSync(filler);
         await untilRunsEnded(session, 2);
@@ -77,5 +89,5 @@ describe("the directory store's disk full under an idle session", () => {
         expect(await session.result()).toMatchObject({ status: 'completed' });
       },
     );
-  });
+  }, 180_000);
 });

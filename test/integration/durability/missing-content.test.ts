@@ -2,6 +2,7 @@ import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScriptedModel, textResponse } from '../../../src/models';
+import type { FeedEvent } from '../../../src/session';
 import { sessionDirectoryName } from '../../../src/store/directory-content-store';
 import { harnessConnectionArgs, runCli } from '../../e2e/support/run-cli';
 import { connectToHarness, uniqueName } from '../../harness/connect';
@@ -88,6 +89,17 @@ describe('content a session needs is missing or corrupt', () => {
         cpSync(backup, sessionDirectory, { recursive: true });
         await untilRunsEnded(session, 3);
         expect((await session.status()).storeProblem).toBeUndefined();
+        // The live feed showed the wait, why, and its end, in order.
+        const seen: FeedEvent[] = [];
+        for await (const event of session.events()) {
+          seen.push(event);
+          if (event.type === 'run_ended' && event.run === 3) break;
+        }
+        const waits = seen.flatMap((event) => (event.type === 'store_waiting' ? [event] : []));
+        expect(waits[0]?.problem).toMatchObject({ code: 'CONTENT_MISSING', key, store: store.description });
+        const back = seen.find((event) => event.type === 'store_back' && event.wait === waits[0]?.wait);
+        expect(back?.offset).toBeGreaterThan(waits.at(-1)?.offset ?? Infinity);
+        expect(seen.map((event) => event.offset)).toEqual(seen.map((_, index) => index));
         const request = model.requests.at(-1);
         expect(request?.messages[0]).toMatchObject({ role: 'user', text: bigFirstMessage });
         expect(request?.messages.filter((message) => message.role === 'user').map((message) => message.text)).toEqual([

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -16,19 +15,9 @@ import { connectToHarness, uniqueName } from '../../harness/connect';
 import type { HarnessConnections } from '../../harness/connect';
 import { compileRules } from '../../helpers/compile-rules';
 import { fetchJsonHistory } from '../../helpers/run-chain';
+import { killWorkerChildren, startWorkerChild } from '../../helpers/worker-child';
+import type { WorkerChild } from '../../helpers/worker-child';
 import type { JsonHistoryEvent } from '../../helpers/run-chain';
-
-const repoRoot = path.resolve(__dirname, '../../..');
-const crashWorkerScript = path.join(repoRoot, 'test/fixtures/crash-worker.ts');
-
-/** A worker running in a child process. */
-interface WorkerProcess {
-  readonly pid: number;
-  /** Sends SIGKILL and waits for the process to be gone. */
-  kill(): Promise<void>;
-  /** Sends SIGTERM (graceful worker shutdown) and waits for the process to exit. */
-  stop(): Promise<void>;
-}
 
 /** What one session run left: its id, final status, rule state, transcript, history and the tool log. */
 interface SessionRecord {
@@ -55,17 +44,16 @@ describe('a worker killed in the middle of a batch', () => {
   });
   afterAll(async () => {
     // Whatever happened, no worker process outlives the test.
-    for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    killWorkerChildren(children);
     await connections?.close();
     if (workDirectory) rmSync(workDirectory, { recursive: true, force: true });
   });
 
   /** Starts `crash-worker.ts` in a child process on `taskQueue` and waits until it polls. */
-  async function startWorkerProcess(taskQueue: string, logFile: string, contentStore: string): Promise<WorkerProcess> {
-    const child = spawn(process.execPath, ['--import', 'tsx', crashWorkerScript], {
-      cwd: repoRoot,
-      env: {
-        ...process.env,
+  function startWorkerProcess(taskQueue: string, logFile: string, contentStore: string): Promise<WorkerChild> {
+    return startWorkerChild(
+      'test/fixtures/crash-worker.ts',
+      {
         TOOLRAIL_TEST_ADDRESS: inject('temporalAddress'),
         TOOLRAIL_TEST_NAMESPACE: connections.namespace,
         TOOLRAIL_TEST_TASK_QUEUE: taskQueue,
@@ -73,37 +61,8 @@ describe('a worker killed in the middle of a batch', () => {
         TOOLRAIL_TEST_WORKFLOW_BUNDLE: bundlePath,
         TOOLRAIL_CONTENT_STORE: contentStore,
       },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    children.add(child);
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    let stderr = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    await new Promise<void>((resolve, reject) => {
-      let stdout = '';
-      child.stdout?.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString();
-        if (stdout.includes('ready\n')) resolve();
-      });
-      child.once('exit', (code, signal) =>
-        reject(new Error(`worker process exited (${code ?? signal}) before it was ready:\n${stderr}`)),
-      );
-    });
-    const pid = child.pid;
-    if (pid === undefined) throw new Error('the worker process has no pid');
-    return {
-      pid,
-      kill: async () => {
-        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-        await exited;
-      },
-      stop: async () => {
-        if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-        await exited;
-      },
-    };
+      children,
+    );
   }
 
   /**
@@ -122,7 +81,7 @@ describe('a worker killed in the middle of a batch', () => {
     const logFile = path.join(workDirectory, `${taskQueue}.log`);
     const client = new ToolrailClient({ client: connections.client, taskQueue });
     const first = await startWorkerProcess(taskQueue, logFile, contentStore);
-    let second: WorkerProcess | undefined;
+    let second: WorkerChild | undefined;
     try {
       const session = await client.startSession({
         sessionId: taskQueue,

@@ -92,7 +92,7 @@ describe('interrupting a session', () => {
   it('stops a slow model call', async () => {
     const watched = watchModel(createScriptedModel([textResponse('Too late.', { delayMs: 60_000 })]));
     await withSessionWorker(
-      { connections, tools: toolsFor(new ToolProbe()), scriptedModels: { slow: watched.adapter } },
+      { connections, tools: toolsFor(new ToolProbe()), scriptedModels: { slow: watched.model } },
       async ({ client }) => {
         const session = await client.startSession({
           sessionId: uniqueName('interrupt-model'),
@@ -127,7 +127,7 @@ describe('interrupting a session', () => {
     const model = createScriptedModel([textResponse('Too late.', { delayMs: 60_000 }), textResponse('Hi!')]);
     const watched = watchModel(model);
     await withSessionWorker(
-      { connections, tools: toolsFor(new ToolProbe()), scriptedModels: { steer: watched.adapter } },
+      { connections, tools: toolsFor(new ToolProbe()), scriptedModels: { steer: watched.model } },
       async ({ client }) => {
         const session = await client.startSession({
           sessionId: uniqueName('interrupt-message'),

@@ -28,3 +28,19 @@ describe('parseToolCallArguments', () => {
     expect(Object.hasOwn(args as object, '__proto__')).toBe(true);
   });
 });
+
+describe('parseToolCallArguments with what servers send besides JSON text', () => {
+  it('keeps arguments given as an object (llama.cpp, TGI) as that object', () => {
+    expect(parseToolCallArguments({ orderId: 'A-1' })).toEqual({ orderId: 'A-1' });
+  });
+
+  it('reads null and undefined as {}', () => {
+    expect(parseToolCallArguments(null)).toEqual({});
+    expect(parseToolCallArguments(undefined)).toEqual({});
+  });
+
+  it('keeps arguments of another type as their JSON text, for a precise refusal', () => {
+    expect(parseToolCallArguments([1, 2])).toBe('[1,2]');
+    expect(parseToolCallArguments(7)).toBe('7');
+  });
+});

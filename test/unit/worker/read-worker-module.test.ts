@@ -15,7 +15,7 @@ describe('readWorkerModule', () => {
 
   it('refuses a module without tools, naming the file', () => {
     expect(() => readWorkerModule({ default: { tool: [echo] } }, 'c.mjs')).toThrow(
-      'c.mjs: expected a default export { tools: [...] or a ToolRegistry, scriptedModels?, hooks? }',
+      'c.mjs: expected a default export { tools: [...] or a ToolRegistry, models?, modelRegistry?, scriptedModels?, hooks? }',
     );
   });
 });

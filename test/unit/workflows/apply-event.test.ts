@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { initialRuleState, validate } from '../../../src/rules';
 import type { PreparedCall, ToolErrorOutcome } from '../../../src/dispatch';
-import { freshCarriedState, initialStoreState, resolveSessionLimits } from '../../../src/session';
+import { emptyUsageTotals, freshCarriedState, initialStoreState, resolveSessionLimits } from '../../../src/session';
 import type { MessageRef, SessionEvent } from '../../../src/session';
+import type { ModelUsage } from '../../../src/models';
 import { applyEvent } from '../../../workflows/session-state';
 import type { SessionState } from '../../../workflows/session-state';
 import { compileRules } from '../../helpers/compile-rules';
@@ -33,6 +34,7 @@ function freshState(): SessionState {
     turn: undefined,
     turnsThisExecution: 0,
     stepsThisExecution: 0,
+    usage: carried.usage ?? { session: emptyUsageTotals, run: emptyUsageTotals },
     status: 'idle',
     statusBeforeApproval: 'idle',
     lastRunEnd: null,
@@ -229,6 +231,31 @@ describe('applyEvent, the one writer of session state', () => {
     ]);
     expect(limited.counters.turns).toBe(1);
     expect(limited.ruleState.ended).toBe('turn_limit');
+  });
+
+  it('counts each model call and its usage in the session’s and the run’s totals; a new run starts its own', () => {
+    const shown = { messages: 1, previewed: 0, omitted: 0, bytes: 10, budgetBytes: 100 };
+    const answered = (usage?: ModelUsage): SessionEvent => ({
+      type: 'model_responded',
+      calls: [],
+      prepared: [],
+      message: ref('a', 'assistant'),
+      shown,
+      finishReason: 'stop',
+      ...(usage ? { usage } : {}),
+    });
+    const state = fold(freshState(), [
+      { type: 'run_started', run: 1, queued: 'one', message: ref('u1') },
+      answered({ inputTokens: 100, outputTokens: 10, cachedInputTokens: 60 }),
+      answered(),
+      { type: 'run_ended', reason: 'answered' },
+      { type: 'run_started', run: 2, queued: 'two', message: ref('u2') },
+      answered({ inputTokens: 200, outputTokens: 20 }),
+    ]);
+    expect(state.usage).toEqual({
+      session: { modelCalls: 3, inputTokens: 300, outputTokens: 30, cachedInputTokens: 60, reasoningTokens: 0 },
+      run: { modelCalls: 1, inputTokens: 200, outputTokens: 20, cachedInputTokens: 0, reasoningTokens: 0 },
+    });
   });
 
   it('shows waiting_for_store while any operation waits for the store, and the status it interrupted after the last', () => {

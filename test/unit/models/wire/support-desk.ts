@@ -1,4 +1,4 @@
-import type { ModelRequest, ModelToolSpec } from '../../../src/models';
+import type { ModelRequest, ModelToolSpec } from '../../../../src/models';
 
 /** The support-desk tools the wire tests offer the model. */
 export const supportDeskTools: ModelToolSpec[] = [

@@ -1,0 +1,45 @@
+/**
+ * The live-feed page for the support desk: `npx tsx examples/live-feed/serve.ts`, next to a server
+ * and a worker (`npm run dev-server`, then `npx toolrail worker --module
+ * examples/support-desk/worker-module.ts`), then open http://localhost:3000/ and send a message: it
+ * starts a support-desk session (scripted model) and shows it live.
+ *
+ * TEMPORAL_ADDRESS (default localhost:7233), TOOLRAIL_TASK_QUEUE (default toolrail) and PORT (default
+ * 3000) say where.
+ */
+import path from 'node:path';
+import { Client, Connection } from '@temporalio/client';
+import { formatDiagnostic, loadRuleSet, ToolrailClient } from 'toolrail/client';
+import { createFeedServer } from './feed-server';
+
+async function serve(): Promise<void> {
+  const loaded = await loadRuleSet({ paths: [path.join(__dirname, '..', 'support-desk', 'support-desk-rules.yaml')] });
+  if (!loaded.ok) throw new Error(loaded.errors.map(formatDiagnostic).join('\n'));
+  const connection = await Connection.connect({ address: process.env.TEMPORAL_ADDRESS ?? 'localhost:7233' });
+  const toolrail = new ToolrailClient({
+    client: new Client({ connection }),
+    taskQueue: process.env.TOOLRAIL_TASK_QUEUE ?? 'toolrail',
+  });
+  const server = createFeedServer({
+    toolrail,
+    startOptions: {
+      rules: loaded.rules,
+      model: { provider: 'scripted', model: 'support-desk' },
+      systemPrompt: 'You are a support agent.',
+    },
+  });
+  const port = Number(process.env.PORT ?? 3000);
+  server.listen(port, () => process.stdout.write(`the live-feed page: http://localhost:${port}/\n`));
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  server.closeAllConnections();
+  server.close();
+  await connection.close();
+}
+
+serve().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});

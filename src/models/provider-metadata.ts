@@ -1,0 +1,7 @@
+import type { JsonValue } from '../kernel';
+
+/**
+ * Provider-specific data keyed by provider name, as the AI SDK's provider interface passes it
+ * (`{ anthropic: { signature: '…' } }`). Plain JSON.
+ */
+export type ProviderMetadata = Record<string, Record<string, JsonValue>>;
