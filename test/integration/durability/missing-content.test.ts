@@ -139,7 +139,7 @@ describe('an External Storage claim in a session history, deleted by hand', () =
     await connections?.close();
   });
 
-  it('makes the CLI say why the session cannot run (the claim, the store), not only that a query or update failed', async () => {
+  it('makes the CLI say why the session cannot run (the claim, the store), not only that a query or update failed, and goes on once the claim is restored', async () => {
     const store = testContentStore();
     const model = createScriptedModel(['One.', 'Two.', 'Three.'].map((text) => textResponse(text)));
     const worker = { connections, tools: [], scriptedModels: { claims: model }, taskQueue: uniqueName('claims') };
@@ -156,19 +156,58 @@ describe('an External Storage claim in a session history, deleted by hand', () =
       await session.send(`A long one: ${'x'.repeat(300_000)}`);
       await untilRunsEnded(session, 2);
     });
+    const sessionDirectory = path.join(testContentDirectory(), 'sessions', sessionDirectoryName(sessionId));
+    const backup = `${sessionDirectory}.backup`;
+    cpSync(sessionDirectory, backup, { recursive: true });
     await store.deleteSession(sessionId);
-    await withSessionWorker(worker, async () => {
-      // Replaying the history needs the claim: the workflow task fails, and every command says why.
-      const why = `cannot run: its workflow task fails: Content `;
-      const sent = await runCli(['send', sessionId, 'Hello?', ...harnessConnectionArgs()]);
-      expect(sent.code).toBe(1);
-      expect(sent.stderr).toContain(`session ${sessionId} ${why}`);
-      expect(sent.stderr).toContain(`is not in ${store.description}`);
-      const state = await runCli(['state', sessionId, ...harnessConnectionArgs()]);
-      expect(state.code).toBe(1);
-      expect(state.stderr).toContain(`session ${sessionId} ${why}`);
-      const listed = await runCli(['sessions', ...harnessConnectionArgs()]);
-      expect(listed.stdout).toContain(`session ${sessionId} ${why}`);
-    });
-  });
+    try {
+      await withSessionWorker(worker, async ({ client }) => {
+        // Replaying the history needs the claim: the workflow task fails, and every command says why.
+        const why = `cannot run: its workflow task fails: Content `;
+        const sent = await runCli(['send', sessionId, 'Hello?', ...harnessConnectionArgs()]);
+        expect(sent.code).toBe(1);
+        expect(sent.stderr).toContain(`session ${sessionId} ${why}`);
+        expect(sent.stderr).toContain(`is not in ${store.description}`);
+        const state = await runCli(['state', sessionId, ...harnessConnectionArgs()]);
+        expect(state.code).toBe(1);
+        expect(state.stderr).toContain(`session ${sessionId} ${why}`);
+        const listed = await runCli(['sessions', ...harnessConnectionArgs()]);
+        expect(listed.stdout).toContain(`session ${sessionId} ${why}`);
+
+        // The claim restored from a backup: the next try of the workflow task replays, the session answers and ends.
+        cpSync(backup, sessionDirectory, { recursive: true });
+        const session = client.getSession(sessionId);
+        // Until Temporal tries the failed workflow task again, an update is refused at once (not accepted, not lost).
+        await pollUntil(
+          () =>
+            session.send('Back again?').then(
+              () => true,
+              (error: unknown) => {
+                if (String((error as { cause?: unknown }).cause).includes('Workflow Task in failed state'))
+                  return false;
+                throw error;
+              },
+            ),
+          (accepted) => accepted,
+          { timeoutMs: 120_000, intervalMs: 1_000 },
+        );
+        const transcript = await pollUntil(
+          () => session.transcript(),
+          (entries) =>
+            entries.at(-1)?.kind === 'run-end' &&
+            entries.some((entry) => entry.kind === 'user' && entry.text === 'Back again?'),
+          { timeoutMs: 120_000 },
+        );
+        // Every message the session holds is answered, the last one the model read is the one sent now.
+        expect(transcript.filter((entry) => entry.kind === 'run-end').length).toBe(
+          transcript.filter((entry) => entry.kind === 'user').length,
+        );
+        expect(model.requests.at(-1)?.messages.at(-1)).toMatchObject({ role: 'user', text: 'Back again?' });
+        await session.end();
+        expect(await session.result()).toMatchObject({ status: 'completed' });
+      });
+    } finally {
+      rmSync(backup, { recursive: true, force: true });
+    }
+  }, 240_000);
 });
