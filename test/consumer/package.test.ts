@@ -150,6 +150,26 @@ describe.each([
     await expect(command(process.execPath, [tsc, '-p', 'tsconfig.json'], app)).resolves.toBe('');
   });
 
+  it('prints a start input with toolrail input that the shipped JSON Schema describes', async () => {
+    const input = JSON.parse(
+      await command(
+        npx,
+        ['--no-install', 'toolrail', 'input', '--rules', 'rules.yaml', '--model', 'scripted:desk'],
+        app,
+      ),
+    ) as { rules: { format: string }; model: unknown };
+    expect(input.rules.format).toBe('toolrail.compiled-rules');
+    expect(input.model).toEqual({ provider: 'scripted', model: 'desk' });
+    const schemaPath = await command(
+      process.execPath,
+      ['-p', "require.resolve('toolrail/session-input.schema.json')"],
+      app,
+    );
+    const schema = JSON.parse(readFileSync(schemaPath.trim(), 'utf8')) as { $id: string; required: string[] };
+    expect(schema.$id).toBe('urn:toolrail:session-input');
+    expect(schema.required).toEqual(expect.arrayContaining(['rules', 'model']));
+  });
+
   it('runs the toolrail command with plain node', async () => {
     expect(await command(npx, ['--no-install', 'toolrail', '--help'], app)).toMatch(/^Usage: toolrail <command>/);
     const lines = (
@@ -195,6 +215,7 @@ describe('npm pack --dry-run', () => {
         'dist/esm/client.d.mts',
         'dist/esm/testing.mjs',
         'dist/workflows/index.js',
+        'schema/session-input.schema.json',
       ]),
     );
     // The examples are built for the image, not shipped.
