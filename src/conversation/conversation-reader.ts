@@ -1,8 +1,7 @@
 import type { ConversationMessage } from '../models';
-import type { ContentStore } from '../store';
+import type { ContentRef, EncodedContent } from '../store';
 import type { ConversationLog, ConversationLogKeys, MessageRef } from '../session';
 import { segmentEntries } from '../session';
-import type { ContentRef } from '../store';
 import { decodeMessage, decodeSegment, encodeMessage, encodeSegment } from './encode-message';
 
 /** Reads and writes one worker's view of the sessions' conversations in a content store. */
@@ -11,7 +10,11 @@ export interface ConversationReader {
   readLog(sessionId: string, log: ConversationLog): Promise<MessageRef[]>;
   /** The messages `refs` point to, in order. */
   readMessages(sessionId: string, refs: readonly MessageRef[]): Promise<ConversationMessage[]>;
-  /** Writes messages (idempotent: the same message has the same key) and returns their references, in order. */
+  /**
+   * Writes messages and returns their references, in order. Idempotent without payload codecs (the
+   * same message has the same key); a codec that encrypts with a fresh nonce stores a rewrite (a
+   * retried activity) as a second copy under a new key, which goes with the session on prune.
+   */
   storeMessages(sessionId: string, messages: readonly ConversationMessage[]): Promise<MessageRef[]>;
   /** Seals the log's tail into a segment; returns the log with that segment as its head and an empty tail. */
   sealTail(sessionId: string, log: ConversationLog): Promise<ConversationLog>;
@@ -27,12 +30,13 @@ export interface ConversationReader {
 }
 
 /**
- * A conversation reader over `store`. Content is immutable, so segments and messages read once stay
- * in an in-process cache (least recently used first out, at most `cacheBytes`, default 64 MiB):
- * the model call at call 1,000 reads only what is new since the last one.
+ * A conversation reader over `content` (a content store through the user's payload codecs, if
+ * any). Content is immutable, so segments and messages read once stay in an in-process cache
+ * (least recently used first out, at most `cacheBytes`, default 64 MiB): the model call at call
+ * 1,000 reads only what is new since the last one.
  */
 export function createConversationReader(
-  store: ContentStore,
+  content: EncodedContent,
   { cacheBytes = 64 * 1024 * 1024 } = {},
 ): ConversationReader {
   const cache = new ByteBoundedCache(cacheBytes);
@@ -41,7 +45,7 @@ export function createConversationReader(
     const cacheKey = `${sessionId}\u0000${key}`;
     const cached = cache.get(cacheKey) as CachedSegment | undefined;
     if (cached) return cached;
-    const bytes = await store.get(sessionId, key);
+    const bytes = await content.get(sessionId, key);
     const segment = decodeSegment(bytes);
     const value: CachedSegment = {
       previous: segment.previous?.key ?? null,
@@ -67,7 +71,7 @@ export function createConversationReader(
         const cacheKey = `${sessionId}\u0000${key}`;
         const cached = cache.get(cacheKey) as ConversationMessage | undefined;
         if (cached) return cached;
-        const bytes = await store.get(sessionId, key);
+        const bytes = await content.get(sessionId, key);
         const message = decodeMessage(bytes);
         cache.set(cacheKey, message, bytes.length);
         return message;
@@ -83,17 +87,25 @@ export function createConversationReader(
         sessionId,
         tail.map((key) => ({ key })),
       );
-      // The tail's references as their messages give them (a stored message's key is the hash of its encoding).
-      return [...(await readChain(sessionId, head)), ...tailMessages.map((message) => encodeMessage(message).ref)];
+      // The tail's references: their keys as given, the rest as their messages give it.
+      const tailRefs = tailMessages.map((message, index): MessageRef => {
+        const { role, bytes, preview } = encodeMessage(message).ref;
+        return { role, key: tail[index] as string, bytes, preview };
+      });
+      return [...(await readChain(sessionId, head)), ...tailRefs];
     },
     readMessages,
     async storeMessages(sessionId, messages) {
       const encoded = messages.map(encodeMessage);
-      await Promise.all(encoded.map(({ ref, bytes }) => store.put(sessionId, ref.key, bytes)));
+      const keys = await Promise.all(encoded.map(({ bytes }) => content.put(sessionId, bytes)));
+      const refs = encoded.map(({ ref }, index): MessageRef => {
+        const { role, bytes, preview } = ref;
+        return { role, key: keys[index] as string, bytes, preview };
+      });
       // What this worker wrote, the next model call on it reads without a round trip to the store.
-      for (const { ref, bytes } of encoded)
-        cache.set(`${sessionId}\u0000${ref.key}`, decodeMessage(bytes), bytes.length);
-      return encoded.map(({ ref }) => ref);
+      for (const [index, { bytes }] of encoded.entries())
+        cache.set(`${sessionId}\u0000${keys[index] as string}`, decodeMessage(bytes), bytes.length);
+      return refs;
     },
     async sealAfter(sessionId, head, entries) {
       const previous = head === null ? null : await readSegment(sessionId, head);
@@ -104,8 +116,8 @@ export function createConversationReader(
               previous: head === null || previous === null ? null : { key: head, bytes: previous.bytes, preview: '' },
               entries: [...entries],
             };
-      const { key, bytes } = encodeSegment(merged);
-      await store.put(sessionId, key, bytes);
+      const bytes = encodeSegment(merged);
+      const key = await content.put(sessionId, bytes);
       // A segment the new one took over is read no more: it leaves the cache at once.
       if (head !== null && merged.previous?.key !== head) cache.delete(`${sessionId}\u0000${head}`);
       const cached: CachedSegment = {
@@ -119,8 +131,8 @@ export function createConversationReader(
     },
     async sealTail(sessionId, log) {
       if (log.tail.length === 0) return log;
-      const { key, bytes } = encodeSegment({ previous: log.head, entries: log.tail });
-      await store.put(sessionId, key, bytes);
+      const bytes = encodeSegment({ previous: log.head, entries: log.tail });
+      const key = await content.put(sessionId, bytes);
       return { head: { key, bytes: bytes.length, preview: '' }, tail: [], count: log.count, bytes: log.bytes };
     },
   };
