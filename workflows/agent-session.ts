@@ -21,7 +21,7 @@ import { startInput } from './start-input';
 import { sessionSpans } from './session-spans';
 import type { SessionState } from './session-state';
 import { statusView, temporalUiView, transcriptView } from './session-views';
-import { appendResults, runTurn } from './turn';
+import { appendResults, catalogOnChange, runTurn } from './turn';
 
 /** Largest turn in progress that continue-as-new carries, in UTF-8 bytes of its JSON. */
 const maxCarriedTurnBytes = 131_072;
@@ -36,6 +36,7 @@ export async function agentSession(input: SessionInput): Promise<SessionStatusVi
   const session = openSession(startInput(input));
   const { state } = session;
   try {
+    catalogOnChange(); // decided before any activity (see catalogOnChange)
     await recordSessionStore(session);
     if (state.run.inProgress) await runTurns(session);
     for (;;) {

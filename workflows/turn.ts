@@ -41,7 +41,7 @@ export async function* runTurn(session: Session): AsyncGenerator<void, RunEnd> {
     if (state.ruleState.ended !== null) return engineEnd(session, state.ruleState.ended);
     // The catalog is looked up when the workflow run has none yet (or tool_search revealed tools);
     // otherwise the model call checks it is still current.
-    if (!patched(catalogOnChangePatch) || state.catalog.version === '') await refreshCatalog(session);
+    if (!catalogOnChange() || state.catalog.version === '') await refreshCatalog(session);
 
     // Narrow: only the tools the rules allow now are shown to the model. Should the worker's catalog
     // have changed since, the model call brings the current one back instead of an answer, and the
@@ -215,8 +215,12 @@ async function callModelInterruptibly(
   }
 }
 
-/** Marks the workflow code that looks the catalog up only when a run has none (histories before it look it up every turn). */
-const catalogOnChangePatch = 'catalog-on-change';
+/**
+ * Whether this workflow run looks the catalog up only when it has none (histories before it look it
+ * up every turn). `agentSession` asks first, before any activity: a patch first asked for after a
+ * local activity may be asked in another workflow task on replay than it was recorded in.
+ */
+export const catalogOnChange = (): boolean => patched('catalog-on-change');
 
 /** The end the rule engine recorded (a terminal tool, the turn limit, an accepted answer), as the run's end. */
 function engineEnd({ state }: Session, reason: RunEndReason): RunEnd {
