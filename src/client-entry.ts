@@ -10,7 +10,7 @@ export { ToolrailClient, SessionHandle } from './client';
 export type { StartSessionOptions, SessionListing, SendOrStartOptions } from './client';
 // The live feed: a session's events as they happen, the reply to a message, the UI message stream.
 export { FeedGapError, SentMessage, uiMessageChunker } from './client';
-export type { RunReply, SessionEventsOptions, UIMessageChunk, UIMessageChunkerOptions } from './client';
+export type { RunReply, SessionEventsOptions, UIFinishReason, UIMessageChunk, UIMessageChunkerOptions } from './client';
 export type {
   FeedApproval,
   FeedCall,

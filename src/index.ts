@@ -134,7 +134,7 @@ export type { StartSessionOptions, SessionListing, SendOrStartOptions } from './
 export { SessionHandle } from './client';
 // The live feed: a session's events as they happen, and the reply to a message.
 export { FeedGapError, SentMessage, uiMessageChunker } from './client';
-export type { RunReply, SessionEventsOptions, UIMessageChunk, UIMessageChunkerOptions } from './client';
+export type { RunReply, SessionEventsOptions, UIFinishReason, UIMessageChunk, UIMessageChunkerOptions } from './client';
 export type {
   FeedApproval,
   FeedCall,

@@ -84,6 +84,12 @@ export function feedView(carried: CarriedFeed | undefined, queuedMessages: numbe
         append(messageOffset === null ? body : { ...body, messageOffset }, state);
         return;
       }
+      case 'run_ended': {
+        // With the tokens the run's model calls used (the state's fold has counted them).
+        const body = feedEventBodyOf(event) as Extract<FeedEventBody, { type: 'run_ended' }>;
+        append({ ...body, usage: { ...state.usage.run } }, state);
+        return;
+      }
       case 'model_call_started':
         modelCall = { turn: state.turnIndex, attempt: 0, seq: 0 };
         break;

@@ -10,6 +10,6 @@ export type { SessionEventsOptions } from './session-feed';
 export { SentMessage } from './sent-message';
 export type { RunReply } from './sent-message';
 export { uiMessageChunker } from './ui-message-chunks';
-export type { UIMessageChunk, UIMessageChunkerOptions } from './ui-message-chunks';
+export type { UIFinishReason, UIMessageChunk, UIMessageChunkerOptions } from './ui-message-chunks';
 export { closedAtRecord, pruneSessions } from './prune-sessions';
 export type { PruneReport, PruneSessionsOptions, PrunedSession } from './prune-sessions';

@@ -1,4 +1,4 @@
-import type { FeedEvent, RunEndReason } from '../session';
+import type { FeedEvent, RunEndReason, UsageTotals } from '../session';
 import type { ContentRef } from '../store';
 import type { SessionEventsOptions } from './session-feed';
 
@@ -16,6 +16,8 @@ export interface RunReply {
   answer?: string;
   /** The answer's message in the content store. */
   answerRef?: ContentRef;
+  /** The tokens the run's model calls used. */
+  usage?: UsageTotals;
 }
 
 /** What a {@link SentMessage} needs of its session. */
@@ -70,6 +72,7 @@ export class SentMessage {
           reason: event.reason,
           ...(event.detail === undefined ? {} : { detail: event.detail }),
           ...(answer ? { answer: whole ?? answer.text, answerRef: answer.ref } : {}),
+          ...(event.usage === undefined ? {} : { usage: event.usage }),
         };
       }
     }

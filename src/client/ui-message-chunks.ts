@@ -1,4 +1,4 @@
-import type { FeedEvent, FeedEventOf, FeedValue, RunEndReason } from '../session';
+import type { FeedEvent, FeedEventOf, FeedValue, RunEndReason, UsageTotals } from '../session';
 import type { ContentRef } from '../store';
 
 /**
@@ -6,11 +6,11 @@ import type { ContentRef } from '../store';
  * `readUIMessageStream` read): the parts toolrail writes. A session's feed becomes one assistant
  * message per run; what the AI SDK has no part for is a `data-*` part (`data-verdict`,
  * `data-approval`, `data-tools`, `data-run`, `data-run-ended`, `data-notice`, `data-interrupt`,
- * `data-message`, `data-store`, `data-session-ended`).
+ * `data-message`, `data-model`, `data-store`, `data-session-ended`).
  */
 export type UIMessageChunk =
   | { type: 'start'; messageId: string }
-  | { type: 'finish'; finishReason: 'stop' | 'interrupted' | 'error' | 'other' }
+  | { type: 'finish'; finishReason: UIFinishReason }
   | { type: 'start-step' }
   | { type: 'finish-step' }
   | { type: 'text-start'; id: string }
@@ -22,6 +22,9 @@ export type UIMessageChunk =
   | { type: 'tool-output-denied'; toolCallId: string }
   | { type: 'error'; errorText: string }
   | { type: `data-${string}`; id?: string; data: unknown };
+
+/** Why a run's message finished, in the UI message stream's terms. */
+export type UIFinishReason = 'stop' | 'length' | 'content-filter' | 'interrupted' | 'error' | 'other';
 
 /** Options of {@link uiMessageChunker}. */
 export interface UIMessageChunkerOptions {
@@ -134,6 +137,14 @@ export function uiMessageChunker({
         startStep();
         await answerText(event, chunks, text?.turn === event.turn ? text : undefined, readText);
         text = undefined;
+        if (event.finishReason !== undefined || event.usage !== undefined) {
+          const { finishReason, rawFinishReason, usage } = event;
+          chunks.push({
+            type: 'data-model',
+            id: `model-${event.turn}`,
+            data: { turn: event.turn, finishReason, rawFinishReason, usage },
+          });
+        }
         for (const call of event.calls) {
           const input = valueOf(call.args);
           chunks.push({
@@ -230,6 +241,7 @@ export function uiMessageChunker({
           run: event.run,
           reason: event.reason,
           detail: event.detail,
+          usage: event.usage,
         });
         run = undefined;
         break;
@@ -283,18 +295,30 @@ async function answerText(
 function endRun(
   chunks: UIMessageChunk[],
   endStep: () => void,
-  finishReason: 'stop' | 'interrupted' | 'error' | 'other',
-  ended?: { run: number; reason: RunEndReason; detail?: string | undefined },
+  finishReason: UIFinishReason,
+  ended?: { run: number; reason: RunEndReason; detail?: string | undefined; usage?: UsageTotals | undefined },
 ): void {
   endStep();
   if (ended) chunks.push({ type: 'data-run-ended', data: ended });
   chunks.push({ type: 'finish', finishReason });
 }
 
-function finishReasonOf(reason: RunEndReason): 'stop' | 'interrupted' | 'error' | 'other' {
-  if (reason === 'answered' || reason === 'terminal') return 'stop';
-  if (reason === 'interrupted') return 'interrupted';
-  return reason === 'model_error' ? 'error' : 'other';
+function finishReasonOf(reason: RunEndReason): UIFinishReason {
+  switch (reason) {
+    case 'answered':
+    case 'terminal':
+      return 'stop';
+    case 'interrupted':
+      return 'interrupted';
+    case 'model_error':
+      return 'error';
+    case 'max_tokens':
+      return 'length';
+    case 'content_filter':
+      return 'content-filter';
+    default:
+      return 'other';
+  }
 }
 
 /** A feed value as the UI shows it: the value, or the preview of one too large for the feed. */

@@ -32,6 +32,9 @@ export function feedEventBodyOf(event: SessionEvent): FeedEventBody | undefined 
         ...(event.text === undefined ? {} : { text: previewOf(event.text, feedPreviewChars) }),
         calls: event.calls.map(({ callId, tool, args }) => ({ callId, tool, args: feedValueOf(args) })),
         message: refOf(event.message),
+        ...(event.finishReason === undefined ? {} : { finishReason: event.finishReason }),
+        ...(event.rawFinishReason === undefined ? {} : { rawFinishReason: previewOf(event.rawFinishReason, 100) }),
+        ...(event.usage === undefined ? {} : { usage: event.usage }),
       };
     case 'model_call_failed':
       return {

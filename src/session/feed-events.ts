@@ -1,7 +1,9 @@
+import type { ModelFinishReason, ModelUsage } from '../models';
 import type { ContentRef } from '../store';
 import type { ApprovalDecision } from './session-events';
 import type { RunEndReason } from './session-status';
 import type { StoreProblem } from './store-problem';
+import type { UsageTotals } from './model-usage';
 
 /** A reason as the feed shows it: the rule engine's code, its message, and what to call first. */
 export interface FeedReason {
@@ -74,8 +76,20 @@ export type FeedEventBody =
   | { type: 'model_call_started'; tools: number }
   /** Text the model wrote so far, as it streams (`attempt`: a retried model call starts its text again). */
   | { type: 'text_delta'; attempt: number; text: string }
-  /** The model answered: a preview of its text, the calls it proposed, the stored response. */
-  | { type: 'model_responded'; text?: string; calls: FeedCall[]; message: ContentRef }
+  /**
+   * The model answered: a preview of its text, the calls it proposed, the stored response; why it
+   * stopped (`finishReason`, and the provider's own `rawFinishReason`) and the tokens it used, when
+   * the model layer said.
+   */
+  | {
+      type: 'model_responded';
+      text?: string;
+      calls: FeedCall[];
+      message: ContentRef;
+      finishReason?: ModelFinishReason;
+      rawFinishReason?: string;
+      usage?: ModelUsage;
+    }
   /** The model call ended without an answer. */
   | { type: 'model_call_failed'; interrupted: boolean; error?: string }
   /** The model answered in text, but the rules do not let the run end yet; it is told why. */
@@ -107,8 +121,8 @@ export type FeedEventBody =
   | { type: 'interrupt_received'; message?: string }
   /** The session was asked to end once the current run is over. */
   | { type: 'end_requested' }
-  /** The run ended, and why. */
-  | { type: 'run_ended'; reason: RunEndReason; detail?: string }
+  /** The run ended, and why; `usage`: what its model calls used (the `status` query's `usage.run` at its end). */
+  | { type: 'run_ended'; reason: RunEndReason; detail?: string; usage?: UsageTotals }
   /** Something the session did with an input it could not take, or learned about a tool. */
   | { type: 'notice'; text: string }
   /**

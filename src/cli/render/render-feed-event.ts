@@ -43,6 +43,11 @@ export function renderFeedEvent(event: FeedEvent): string | undefined {
       return `${at} model writes: ${shorten(event.text)}`;
     case 'model_responded': {
       const lines = event.text ? [`${at} model: ${shorten(event.text)}`] : [];
+      // A model that stopped for another reason than an answer or its calls says why.
+      if (event.finishReason !== undefined && !['stop', 'tool-calls', 'other'].includes(event.finishReason))
+        lines.push(
+          `${at} model stopped: ${event.finishReason}${event.rawFinishReason ? ` (${event.rawFinishReason})` : ''}`,
+        );
       for (const call of event.calls)
         lines.push(`${at} model calls ${call.tool}(${valueText(call.args)}) [${call.callId}]`);
       return lines.join('\n') || `${at} model answered`;
@@ -88,8 +93,11 @@ export function renderFeedEvent(event: FeedEvent): string | undefined {
       return `${at} the user interrupts${event.message ? `: ${shorten(event.message)}` : ''}`;
     case 'end_requested':
       return `${at} the session is asked to end`;
-    case 'run_ended':
-      return `${at} run ${event.run} ended: ${event.reason}${event.detail ? ` (${event.detail})` : ''}`;
+    case 'run_ended': {
+      const tokens = event.usage ? event.usage.inputTokens + event.usage.outputTokens : 0;
+      const used = tokens > 0 ? `; ${event.usage?.inputTokens} tokens in, ${event.usage?.outputTokens} out` : '';
+      return `${at} run ${event.run} ended: ${event.reason}${event.detail ? ` (${event.detail})` : ''}${used}`;
+    }
     case 'notice':
       return `${at} ${shorten(event.text)}`;
     case 'store_waiting': {

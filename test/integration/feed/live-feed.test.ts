@@ -96,8 +96,12 @@ describe('the live feed of a session', () => {
   it("lets an app await the reply to each message it sends, one sent mid-run included, and refuses to subscribe past the feed's end", async () => {
     const probe = new ToolProbe();
     const model = createScriptedModel([
-      toolCallResponse('check', { answer: 'all checks pass' }, { id: 'check_1' }),
-      textResponse('All checks pass.'),
+      toolCallResponse(
+        'check',
+        { answer: 'all checks pass' },
+        { id: 'check_1', usage: { inputTokens: 50, outputTokens: 5 } },
+      ),
+      textResponse('All checks pass.', { usage: { inputTokens: 60, outputTokens: 4 } }),
       toolCallResponse('check', { hold: true }, { id: 'check_2' }),
       // No further turn in run 2: the message queued meanwhile ends it after check_2.
       textResponse('Answer to the message sent mid-run.'),
@@ -112,7 +116,12 @@ describe('the live feed of a session', () => {
         });
         const first = await session.send('Run the checks.');
         expect(first).toMatchObject({ offset: 0, queuedBefore: 0 });
-        await expect(first.reply()).resolves.toMatchObject({ run: 1, reason: 'answered', answer: 'All checks pass.' });
+        await expect(first.reply()).resolves.toMatchObject({
+          run: 1,
+          reason: 'answered',
+          answer: 'All checks pass.',
+          usage: { modelCalls: 2, inputTokens: 110, outputTokens: 9 },
+        });
         // A message sent while a run is busy ends that run at its next turn and gets a run of its own.
         const second = await session.send('Check again.');
         await probe.started('check_2');

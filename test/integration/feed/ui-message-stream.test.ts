@@ -97,7 +97,7 @@ describe("a session's feed as the AI SDK's UI message stream", () => {
           expect(data('data-tools')[0]).toMatchObject({
             hidden: [expect.objectContaining({ tool: 'deploy' })],
           });
-          expect(data('data-run-ended')).toEqual([{ run: 1, reason: 'answered' }]);
+          expect(data('data-run-ended')).toMatchObject([{ run: 1, reason: 'answered', usage: { modelCalls: 4 } }]);
           expect(parts.filter((part) => part.type === 'step-start')).toHaveLength(4);
 
           // What the route refuses, it says why: the session's own refusal, and a session that does not exist.

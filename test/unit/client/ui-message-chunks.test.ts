@@ -26,4 +26,32 @@ describe('the UI message stream of a feed', () => {
       { type: 'data-store', id: 'store-4', data: { state: 'waiting', ...problem } },
     ]);
   });
+
+  it('says why the model stopped and what it used, and finishes a run cut off by the output limit as length', async () => {
+    const chunker = uiMessageChunker({ sessionId: 's' });
+    const usage = { inputTokens: 12, outputTokens: 34 };
+    const totals = { modelCalls: 1, inputTokens: 12, outputTokens: 34, cachedInputTokens: 0, reasoningTokens: 0 };
+    const chunks = [];
+    for (const event of feed(
+      { type: 'run_started', message: { key: 'k', bytes: 2, preview: 'hi' } },
+      { type: 'turn_started' },
+      {
+        type: 'model_responded',
+        text: 'Cut',
+        calls: [],
+        message: { key: 'a', bytes: 3, preview: 'Cut' },
+        finishReason: 'length',
+        usage,
+      },
+      { type: 'run_ended', reason: 'max_tokens', usage: totals },
+    ))
+      chunks.push(...(await chunker(event)));
+    expect(chunks.find((chunk) => chunk.type === 'data-model')).toEqual({
+      type: 'data-model',
+      id: 'model-0',
+      data: { turn: 0, finishReason: 'length', rawFinishReason: undefined, usage },
+    });
+    expect(chunks.find((chunk) => chunk.type === 'data-run-ended')).toMatchObject({ data: { usage: totals } });
+    expect(chunks.at(-1)).toEqual({ type: 'finish', finishReason: 'length' });
+  });
 });

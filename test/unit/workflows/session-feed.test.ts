@@ -165,6 +165,45 @@ describe('the feed view', () => {
     ]);
   });
 
+  it('shows why the model stopped and the tokens it used, and each run’s tokens when it ends', () => {
+    const s = session();
+    const shown = { messages: 1, previewed: 0, omitted: 0, bytes: 10, budgetBytes: 100 };
+    const answer = (text: string, inputTokens: number, outputTokens: number): SessionEvent => ({
+      type: 'model_responded',
+      text,
+      calls: [],
+      prepared: [],
+      message: ref(text),
+      shown,
+      finishReason: 'length',
+      rawFinishReason: 'max_output_tokens',
+      usage: { inputTokens, outputTokens },
+    });
+    s.emit(
+      { type: 'message_received', text: 'Hello', via: 'update' },
+      { type: 'run_started', run: 1, queued: ref('m1'), message: ref('m1') },
+      { type: 'turn_started', turn: 0 },
+      { type: 'model_call_started', tools: 0 },
+      answer('Cut off', 100, 20),
+      { type: 'run_ended', reason: 'max_tokens' },
+      { type: 'run_started', run: 2, queued: ref('m2'), message: ref('m2') },
+      { type: 'model_call_started', tools: 0 },
+      answer('Cut off again', 7, 3),
+      { type: 'run_ended', reason: 'max_tokens' },
+    );
+    const responded = s.all().filter((event) => event.type === 'model_responded');
+    expect(responded[0]).toMatchObject({
+      finishReason: 'length',
+      rawFinishReason: 'max_output_tokens',
+      usage: { inputTokens: 100, outputTokens: 20 },
+    });
+    const ended = s.all().flatMap((event) => (event.type === 'run_ended' ? [event.usage] : []));
+    expect(ended).toEqual([
+      { modelCalls: 1, inputTokens: 100, outputTokens: 20, cachedInputTokens: 0, reasoningTokens: 0 },
+      { modelCalls: 1, inputTokens: 7, outputTokens: 3, cachedInputTokens: 0, reasoningTokens: 0 },
+    ]);
+  });
+
   it('pages its answers, and says where it starts when asked for what it no longer holds', () => {
     const s = session();
     for (let index = 0; index < 50; index++) s.emit({ type: 'notice', text: `notice ${index} ${'x'.repeat(100)}` });
