@@ -1,6 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { ToolCatalog } from '../src/dispatch';
-import { TOOL_SEARCH_NAME } from '../src/kernel';
+import { TOOL_SEARCH_NAME, suggestName } from '../src/kernel';
 import { isRecordedCall, shouldRetryToolOutcome } from '../src/dispatch';
 import type { LanguageModelV4, ModelRequest, WorkerModels, LanguageModelRegistry } from '../src/models';
 import {
@@ -16,7 +16,7 @@ import type { ToolHooks, ToolRegistry } from '../src/tools';
 import { buildModelMessages, resolveContextBudget, createConversationReader } from '../src/conversation';
 import { ContentStoreError, readStoreIdentity } from '../src/store';
 import type { ContentStore } from '../src/store';
-import type { SessionActivities } from './types';
+import type { SessionActivities, UnknownTool } from './types';
 import { reportLateToolEnd } from './report-late-tool-end';
 import { readToolCallRecord, writeToolCallRecord } from './tool-call-record';
 import { awaitStore } from './await-store';
@@ -95,13 +95,26 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
     return { ...full, tools: full.tools.filter((tool) => allowed.has(tool.name) || tool.name === TOOL_SEARCH_NAME) };
   };
 
+  // A name in the session's `tools` the registry does not know (by name or alias): a typo, or a tool this worker lacks.
+  const unknownToolsOf = (tools: readonly string[] | undefined): UnknownTool[] => {
+    const unknown = (tools ?? []).filter((name) => name !== TOOL_SEARCH_NAME && registry.resolve(name) === undefined);
+    if (unknown.length === 0) return [];
+    const registered = registry.list().map((tool) => tool.name);
+    return unknown.map((name) => {
+      const nearest = suggestName(name, registered);
+      return nearest === undefined ? { name } : { name, nearest };
+    });
+  };
+
   return {
     async loadCatalog({ tools, revealed, knownVersion }) {
       // Sources of changing tools (MCP servers) catch up first: a tool list they announced changed is in this turn's catalog.
       await registry.refresh();
       const catalog = catalogOf(tools, revealed);
       // Most turns find the catalog unchanged: then only its version goes into the history.
-      return catalog.version === knownVersion ? { unchanged: true as const, version: catalog.version } : catalog;
+      if (catalog.version === knownVersion) return { unchanged: true as const, version: catalog.version };
+      const unknownTools = unknownToolsOf(tools);
+      return unknownTools.length > 0 ? { ...catalog, unknownTools } : catalog;
     },
 
     async callModel({ sessionId, store: sessionStore, turn, settings, system, log, tools, catalog, interactive }) {

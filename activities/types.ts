@@ -24,8 +24,18 @@ export interface LoadCatalogInput {
   knownVersion?: string;
 }
 
-/** What {@link SessionActivities.loadCatalog} returns: the turn's catalog, or word that the held one is current. */
-export type LoadCatalogResult = ToolCatalog | { unchanged: true; version: string };
+/** A name in the session's `tools` that the worker's registry does not have, and the registered name nearest to it. */
+export interface UnknownTool {
+  name: string;
+  nearest?: string;
+}
+
+/**
+ * What {@link SessionActivities.loadCatalog} returns: the turn's catalog (with the names of the
+ * session's `tools` the registry does not have, when there are any), or word that the held one is
+ * current. A change of unknown names changes the catalog too, so `unchanged` never hides one.
+ */
+export type LoadCatalogResult = (ToolCatalog & { unknownTools?: UnknownTool[] }) | { unchanged: true; version: string };
 
 /** Input of {@link SessionActivities.callModel}. */
 export interface CallModelInput extends SessionStoreInput {

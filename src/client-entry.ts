@@ -70,6 +70,11 @@ export type {
   RunningCall,
   ModelContextView,
 } from './session';
+// The start input's check (the workflow runs the same), its zod and JSON Schemas, and the answers' pages.
+export { checkSessionInput, sessionStartInputSchema, sessionInputJsonSchema, SessionInputError } from './session';
+export type { InputProblem, SessionInputCheck } from './session';
+export { mergeRuleStatePages, sessionMessageNames } from './session';
+export type { PageRequest, PagedTranscriptEntry, RuleStatePage, TranscriptPage } from './session';
 export type { ModelSettings, ModelProvider } from './models';
 
 // Errors.

@@ -166,6 +166,11 @@ export {
 } from './session';
 export type { InterruptInput, UserMessageInput, ApproveToolCallInput } from './session';
 export type { SessionInput, SessionLimits, SiblingAbort } from './session';
+// The start input's check (the workflow runs the same), its zod and JSON Schemas, and the answers' pages.
+export { checkSessionInput, sessionStartInputSchema, sessionInputJsonSchema, SessionInputError } from './session';
+export type { InputProblem, SessionInputCheck } from './session';
+export { mergeRuleStatePages, sessionMessageNames } from './session';
+export type { PageRequest, PagedTranscriptEntry, RuleStatePage, TranscriptPage } from './session';
 export type { RunEndReason, SessionUsage, UsageTotals } from './session';
 export { StoreFailureType } from './session';
 export type { StoreProblem } from './session';

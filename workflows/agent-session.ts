@@ -17,6 +17,7 @@ import { recordSessionStore } from './wait-for-store';
 import type { Session } from './session';
 import { feedView, installFeedHandlers } from './session-feed';
 import { installHandlers } from './session-handlers';
+import { startInput } from './start-input';
 import { sessionSpans } from './session-spans';
 import type { SessionState } from './session-state';
 import { statusView, temporalUiView, transcriptView } from './session-views';
@@ -32,7 +33,7 @@ const maxCarriedTurnBytes = 131_072;
  * `idleTimeoutMs`, or (with `closeWhenIdle`) when a run ends with nothing queued.
  */
 export async function agentSession(input: SessionInput): Promise<SessionStatusView> {
-  const session = openSession(input);
+  const session = openSession(startInput(input));
   const { state } = session;
   try {
     await recordSessionStore(session);
@@ -71,7 +72,7 @@ function openSession(input: SessionInput): Session {
   };
   const state = createSessionState(workflowInfo().workflowId, input, rules, limits);
   const ui = temporalUiView();
-  const transcript = transcriptView(input.carried?.transcript ?? []);
+  const transcript = transcriptView(input.carried?.transcript ?? [], input.carried?.transcriptStart);
   const feed = feedView(input.carried?.feed, state.queuedMessages.length, limits.feedWindowBytes);
   const session = createSession(state, { transcript, feed }, [ui.onEvent], sessionSpans());
   installHandlers(session);
@@ -204,7 +205,7 @@ function carriedState({ state, transcript, feed }: Session): CarriedSessionState
     queuedMessages: [...state.queuedMessages],
     revealedTools: [...state.revealedTools],
     counters: { ...state.counters, continuedAsNew: state.counters.continuedAsNew + 1 },
-    transcript: transcript.carried(),
+    ...transcript.carried(),
     feed: feed.carried(),
     runInProgress: state.run.inProgress,
     turnsInRun: state.run.turns,

@@ -12,7 +12,7 @@ import type { PreparedCall, UnapprovedDecision } from '../src/dispatch';
 import { approveToolCallUpdate, checkApproveToolCallInput } from '../src/session';
 import type { ApproveToolCallInput, DispatchedCall } from '../src/session';
 import type { SessionActivities } from '../activities';
-import { storeOf, traced, withStore } from './session';
+import { refusing, storeOf, traced, withStore } from './session';
 import type { Session } from './session';
 import type { SessionState } from './session-state';
 import { catalogNames } from './session-state';
@@ -180,7 +180,7 @@ export function installApprovals(session: Session): void {
       return { callId, decision: approved ? 'approved' : 'denied' };
     },
     {
-      validator: (input: ApproveToolCallInput) => validateApproval(session.state, input),
+      validator: refusing('approveToolCall', (input: ApproveToolCallInput) => validateApproval(session.state, input)),
       description: 'Approves or denies a tool call that waits for a human: { callId, approved, reason? }.',
     },
   );

@@ -1,5 +1,13 @@
-import { log, setHandler } from '@temporalio/workflow';
-import { describeRuleState } from '../src/rules';
+import {
+  ApplicationFailure,
+  log,
+  setDefaultQueryHandler,
+  setDefaultSignalHandler,
+  setDefaultUpdateHandler,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
+import { describeRuleState, startRun } from '../src/rules';
 import { utf8ByteLength } from '../src/kernel';
 import {
   endSessionSignal,
@@ -10,14 +18,19 @@ import {
   transcriptQuery,
   userMessageSignal,
   undecodableEncoding,
+  readMessageInput,
+  readPageRequest,
+  ruleStatePage,
   toolCallFinishedLateSignal,
+  unknownMessageText,
 } from '../src/session';
-import type { UserMessageInput } from '../src/session';
+import type { SessionRuleStateView, UserMessageInput } from '../src/session';
 import { installApprovals } from './batch';
+import { refusedUpdate } from './session';
 import type { Session } from './session';
 import type { SessionState } from './session-state';
 import { catalogNames } from './session-state';
-import { currentStoreProblem, statusView } from './session-views';
+import { currentStoreProblem, statusView, unavailableTools } from './session-views';
 
 /**
  * Acts on a user interrupt at once: cancels the model call in flight and every running call whose
@@ -47,12 +60,15 @@ export function installHandlers(session: Session): void {
   setHandler(
     userMessageSignal,
     (input) => {
-      if (dropUndecodable(session, 'userMessage', input)) return;
-      const problem = messageProblem(state, input?.text);
-      if (problem === undefined) session.emit({ type: 'message_received', text: input.text, via: 'signal' });
+      const read = readMessageInput('userMessage', input);
+      const problem = read.ok
+        ? messageProblem(state, read.value.text)
+        : `${read.problem}; userMessage takes { text: string }`;
+      if (read.ok && problem === undefined)
+        session.emit({ type: 'message_received', text: read.value.text, via: 'signal' });
       else warnWithNotice(session, `dropped a userMessage signal: ${problem}`);
     },
-    { description: 'A user message. Starts a run, or waits for running tools and then starts the next run.' },
+    { description: 'A user message { text }. Starts a run, or waits for running tools and then starts the next run.' },
   );
   setHandler(
     sendUserMessageUpdate,
@@ -62,33 +78,32 @@ export function installHandlers(session: Session): void {
     },
     {
       validator: (input: UserMessageInput) => {
-        const encoding = undecodableEncoding(input);
-        if (encoding !== undefined) throw new TypeError(`the message could not be decoded (encoding ${encoding})`);
-        const problem = messageProblem(state, input?.text);
-        if (problem !== undefined) throw new TypeError(problem);
+        const read = readMessageInput('sendUserMessage', input);
+        const problem = read.ok ? messageProblem(state, read.value.text) : read.problem;
+        if (problem !== undefined) throw refusedUpdate('sendUserMessage', problem);
       },
-      description: `A user message, refused when empty or over limits.maxUserMessageBytes (UTF-8 bytes).`,
+      description: `A user message { text }, refused when empty or over limits.maxUserMessageBytes (UTF-8 bytes).`,
     },
   );
   // Where an interrupt lands: `interruptRun` cancels the model call and the running `cancel` tools.
   setHandler(
     interruptSignal,
     (input) => {
-      if (dropUndecodable(session, 'interrupt', input)) return;
-      if (!isInterruptInput(input)) {
-        return warnWithNotice(
-          session,
-          'dropped a malformed interrupt signal (expected nothing or { message?: string })',
-        );
-      }
-      const message = input?.message;
-      const problem = message === undefined ? undefined : messageProblem(state, message);
+      const read = readMessageInput('interrupt', input);
+      const takes = 'interrupt takes nothing or { text?: string }';
+      if (!read.ok) return warnWithNotice(session, `dropped an interrupt signal: ${read.problem}; ${takes}`);
+      // `text`, as userMessage names it; `message` is its older name, still taken.
+      const { text, message } = read.value;
+      if (text !== undefined && message !== undefined && text !== message)
+        return warnWithNotice(session, `dropped an interrupt signal: give text (or its older name message), not both`);
+      const next = text ?? message;
+      const problem = next === undefined ? undefined : messageProblem(state, next);
       if (problem !== undefined) return warnWithNotice(session, `dropped an interrupt signal: ${problem}`);
-      interruptRun(session, message === undefined ? {} : { message });
+      interruptRun(session, next === undefined ? {} : { message: next });
     },
     {
       description:
-        'Stops the model call and every running tool whose interruptBehavior is cancel; block tools finish first. An optional message starts the next run.',
+        'Stops the model call and every running tool whose interruptBehavior is cancel; block tools finish first. An optional { text } starts the next run.',
     },
   );
   setHandler(
@@ -111,30 +126,57 @@ export function installHandlers(session: Session): void {
     description: 'Ends the session once the current run is over.',
   });
   installApprovals(session);
+  // A name toolrail does not know: the signal is noted and dropped; the update is noted (an accepted
+  // update, so the note replays) and refused; the query is refused. Each says the nearest known name.
+  setDefaultSignalHandler((name) =>
+    warnWithNotice(session, `ignored a signal: ${unknownMessageText('signals', name)}`),
+  );
+  setDefaultUpdateHandler((name) => {
+    const text = unknownMessageText('updates', name);
+    warnWithNotice(session, `refused an update: ${text}`);
+    throw ApplicationFailure.nonRetryable(text, 'UnknownUpdate');
+  });
+  setDefaultQueryHandler((name) => {
+    throw new ReferenceError(unknownMessageText('queries', name));
+  });
+  // Answers are paged (a cursor, a byte cap): none is ever large enough for External Storage, which other clients cannot read.
   setHandler(
     ruleStateQuery,
-    () => {
+    (request) => {
+      const { cursor, maxBytes } = readPageRequest('ruleState', request);
+      // Between runs, the state the next run starts from: what it will allow.
+      const ended = state.status === 'completed' || state.status === 'failed';
+      const phase = state.run.inProgress ? 'run' : ended ? 'ended' : 'between-runs';
+      const ruleState =
+        phase === 'between-runs' ? startRun(state.rules, state.ruleState, { userMessage: '' }) : state.ruleState;
       const storeProblem = currentStoreProblem(state);
-      return {
-        rules: describeRuleState(state.rules, state.ruleState, catalogNames(state)),
+      const view: SessionRuleStateView = {
+        phase,
+        rules: describeRuleState(state.rules, ruleState, catalogNames(state)),
         pendingApprovals: [...state.pendingApprovals.values()],
         runningCalls: [...state.running.values()],
-        unavailableTools: state.catalog.tools.flatMap(({ name, unavailable }) =>
-          unavailable === undefined ? [] : [{ toolName: name, reason: unavailable }],
-        ),
+        unavailableTools: unavailableTools(state),
         usage: state.usage,
         ...(storeProblem === undefined ? {} : { storeProblem }),
       };
+      return ruleStatePage(view, String(workflowInfo().historyLength), cursor, maxBytes);
     },
     {
       description:
-        'Rule state: visible tools, every hidden tool with its reasons, sequence positions, forbidden tools, counts, pending approvals, running calls, tools that cannot run now (their MCP server is down), and why the session waits for its content store while it does.',
+        'Rule state (between runs: as the next run starts): visible tools, every hidden tool with its reasons, sequence positions, forbidden tools, counts, pending approvals, running calls, tools that cannot run now (their MCP server is down), and why the session waits for its content store while it does. Paged: { cursor?, maxBytes? }; ask again with next until it is null, concatenating the lists.',
     },
   );
-  setHandler(transcriptQuery, () => session.transcript.entries(), {
-    description:
-      'The session turn by turn: user messages, visible tools, proposed calls, verdicts with reasons, approvals and tool results.',
-  });
+  setHandler(
+    transcriptQuery,
+    (request) => {
+      const { cursor, maxBytes } = readPageRequest('transcript', request);
+      return session.transcript.page(cursor, maxBytes);
+    },
+    {
+      description:
+        'The session turn by turn: user messages, visible tools, proposed calls, verdicts with reasons, approvals and tool results. Paged: { cursor?, maxBytes? }; ask again with next while more.',
+    },
+  );
   setHandler(statusQuery, () => statusView(state), {
     description:
       'Status (idle, thinking, running_tools, awaiting_approval, waiting_for_store, completed, failed), counters, why the last run ended, the content store and, while the session waits for it, why.',
@@ -165,12 +207,4 @@ function warnWithNotice(session: Session, what: string): void {
   const text = `[toolrail] ${what}`;
   log.warn(text);
   session.emit({ type: 'notice', text });
-}
-
-/** `interrupt` takes nothing, or `{ message?: string }`. */
-function isInterruptInput(input: unknown): input is { message?: string } | undefined | null {
-  if (input === undefined || input === null) return true;
-  if (typeof input !== 'object' || Array.isArray(input)) return false;
-  const { message } = input as { message?: unknown };
-  return message === undefined || typeof message === 'string';
 }

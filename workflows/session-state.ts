@@ -1,7 +1,6 @@
 import { beginTurn, endRun, record, startRun } from '../src/rules';
 import type { CompiledRuleSet, RuleState } from '../src/rules';
 import { readRevealedTools } from '../src/dispatch';
-import type { ToolCatalog } from '../src/dispatch';
 import { appendToLog, beginTurnInProgress, foldStoreEvent, foldUsage, settleTurnCalls } from '../src/session';
 import type {
   ConversationLog,
@@ -12,6 +11,7 @@ import type {
   RunEndReason,
   RunningCall,
   SessionCounters,
+  SessionCatalog,
   SessionEvent,
   SessionInput,
   SessionStatus,
@@ -59,7 +59,8 @@ export interface SessionState {
   readonly statusBeforeApproval: SessionStatus;
   readonly lastRunEnd: RunEndReason | null;
   readonly lastTool: string | null;
-  readonly catalog: ToolCatalog;
+  /** With the names in the session's `tools` the worker's registry did not have at the latest change. */
+  readonly catalog: SessionCatalog;
   readonly pendingApprovals: ReadonlyMap<string, PendingApproval>;
   /** Human decisions, by call id (a call put up for approval starts undecided). */
   readonly decisions: ReadonlyMap<string, { approved: boolean; reason?: string }>;

@@ -6,6 +6,7 @@ import {
   maxTranscriptEntries,
   renderCurrentDetails,
   sessionSearchAttributes,
+  transcriptPage,
 } from '../src/session';
 import type {
   SessionEvent,
@@ -14,6 +15,8 @@ import type {
   StoreProblem,
   TranscriptEntry,
   TranscriptNote,
+  TranscriptPage,
+  UnavailableTool,
 } from '../src/session';
 import { catalogNames } from './session-state';
 import type { SessionState } from './session-state';
@@ -26,21 +29,28 @@ export interface TranscriptView {
   readonly onEvent: SessionView;
   /** The entries this workflow run keeps (at most {@link maxTranscriptEntries}). */
   entries(): TranscriptEntry[];
-  /** The latest entries, which continue-as-new carries. */
-  carried(): TranscriptEntry[];
+  /** One page of them (the `transcript` query's answer); positions count every entry since the session began. */
+  page(cursor: string | undefined, maxBytes: number): TranscriptPage;
+  /** The latest entries, which continue-as-new carries, and the position of the first. */
+  carried(): { transcript: TranscriptEntry[]; transcriptStart: number };
 }
 
-/** The transcript as a view of the events, starting from what continue-as-new carried. */
-export function transcriptView(carried: readonly TranscriptEntry[]): TranscriptView {
+/** The transcript as a view of the events, starting from what continue-as-new carried (whose first entry is at `start`). */
+export function transcriptView(carried: readonly TranscriptEntry[], carriedStart = 0): TranscriptView {
   const entries = [...carried];
+  let start = carriedStart;
   let visible: string[] = [];
   const note = (state: SessionState, entry: TranscriptNote): void => {
     entries.push({ ...entry, turn: state.turnIndex });
-    if (entries.length > maxTranscriptEntries) entries.splice(0, entries.length - maxTranscriptEntries);
+    if (entries.length > maxTranscriptEntries) start += entries.splice(0, entries.length - maxTranscriptEntries).length;
   };
   return {
     entries: () => entries,
-    carried: () => entries.slice(-maxCarriedTranscriptEntries),
+    page: (cursor, maxBytes) => transcriptPage(entries, start, cursor, maxBytes),
+    carried: () => {
+      const transcript = entries.slice(-maxCarriedTranscriptEntries);
+      return { transcript, transcriptStart: start + entries.length - transcript.length };
+    },
     onEvent(event, state) {
       switch (event.type) {
         case 'run_started':
@@ -107,7 +117,7 @@ export function transcriptView(carried: readonly TranscriptEntry[]): TranscriptV
   };
 }
 
-/** The events after which the Temporal UI is brought up to date: those that move the status. */
+/** The events after which the Temporal UI is brought up to date: those that move the status (a notice updates the details only). */
 const publishedAfter = new Set<SessionEventType>([
   'model_call_started',
   'batch_started',
@@ -119,29 +129,46 @@ const publishedAfter = new Set<SessionEventType>([
   'store_back',
 ]);
 
+/** How many of the latest notices the current details show. */
+const noticesShown = 3;
+
 /**
  * The session in the Temporal UI: its search attributes (only those that changed are upserted, so
- * each upsert stays small in history) and a Markdown summary as the workflow's current details, brought up to date after each event that
- * moves the status. `publish` shows the state now (a workflow run's first look at it).
+ * each upsert stays small in history) and a Markdown summary as the workflow's current details
+ * (with the latest notices: a signal or update toolrail does not know, a payload it dropped),
+ * brought up to date after each event that moves the status and each notice. `publish` shows the
+ * state now (a workflow run's first look at it).
  */
 export function temporalUiView(): { onEvent: SessionView; publish: (state: SessionState) => void } {
   const upserted = new Map<string, unknown>();
-  const publish = (state: SessionState): void => {
+  const notices: string[] = [];
+  // Current details are not a workflow command; search attributes are: only events that move the status upsert them.
+  const publish = (state: SessionState, detailsOnly = false): void => {
     const { status, lastTool, counters, lastRunEnd, run, usage } = state;
     const pendingApprovals = [...state.pendingApprovals.values()];
-    const attributes = sessionSearchAttributes({ status, lastTool, counters, pendingApprovals, usage });
-    const changed = attributes.filter(({ key, value }) => !upserted.has(key.name) || upserted.get(key.name) !== value);
-    if (changed.length > 0) upsertSearchAttributes(changed);
-    for (const { key, value } of changed) upserted.set(key.name, value);
+    if (!detailsOnly) {
+      const attributes = sessionSearchAttributes({ status, lastTool, counters, pendingApprovals, usage });
+      const changed = attributes.filter(
+        ({ key, value }) => !upserted.has(key.name) || upserted.get(key.name) !== value,
+      );
+      if (changed.length > 0) upsertSearchAttributes(changed);
+      for (const { key, value } of changed) upserted.set(key.name, value);
+    }
     const narrowed = (): NarrowResult => narrow(state.rules, state.ruleState, catalogNames(state));
     const storeProblem = currentStoreProblem(state);
-    const view = { status, counters, pendingApprovals, lastRunEnd, runInProgress: run.inProgress, narrowed };
+    const view = {
+      ...{ status, counters, pendingApprovals, lastRunEnd, runInProgress: run.inProgress, narrowed, notices },
+      unavailableTools: unavailableTools(state),
+    };
     setCurrentDetails(renderCurrentDetails(storeProblem ? { ...view, storeProblem } : view));
   };
   return {
     publish,
     onEvent(event, state) {
-      if (publishedAfter.has(event.type)) publish(state);
+      if (event.type === 'notice') {
+        notices.splice(0, Math.max(0, notices.push(event.text) - noticesShown));
+        publish(state, true);
+      } else if (publishedAfter.has(event.type)) publish(state);
     },
   };
 }
@@ -165,4 +192,11 @@ export function statusView(state: SessionState): SessionStatusView {
 /** Why the session waits for its content store now (the newest problem of the operations that wait), if it does. */
 export function currentStoreProblem(state: SessionState): StoreProblem | undefined {
   return [...state.store.waits.values()].at(-1);
+}
+
+/** The tools of this turn's catalog that cannot run now (their MCP server is down), with the reason. */
+export function unavailableTools(state: SessionState): UnavailableTool[] {
+  return state.catalog.tools.flatMap(({ name, unavailable }) =>
+    unavailable === undefined ? [] : [{ toolName: name, reason: unavailable }],
+  );
 }

@@ -1,3 +1,4 @@
+import { ApplicationFailure } from '@temporalio/workflow';
 import type { CancellationScope } from '@temporalio/workflow';
 import { segmentEntries } from '../src/session';
 import type { MessageRef, SessionEvent } from '../src/session';
@@ -51,6 +52,22 @@ export function createSession(
       applyEvent(state, event);
       for (const view of all) view(event, state);
     },
+  };
+}
+
+/** An update refused by its validator: non-retryable (the same payload fails again), and never written to history. */
+export function refusedUpdate(update: string, problem: string): ApplicationFailure {
+  return ApplicationFailure.nonRetryable(`${update} refused: ${problem}`, 'InvalidUpdate');
+}
+
+/** `validate`, whose refusals (any error it throws) become {@link refusedUpdate}s. */
+export function refusing<I>(update: string, validate: (input: I) => void): (input: I) => void {
+  return (input) => {
+    try {
+      validate(input);
+    } catch (error) {
+      throw refusedUpdate(update, error instanceof Error ? error.message : String(error));
+    }
   };
 }
 

@@ -160,7 +160,21 @@ async function refreshCatalog(session: Session): Promise<void> {
     revealed: [...revealedTools],
     ...(catalog.version ? { knownVersion: catalog.version } : {}),
   });
-  if (!('unchanged' in loaded)) session.emit({ type: 'catalog_changed', catalog: loaded });
+  if ('unchanged' in loaded) return;
+  const before = session.state.catalog.unknownTools ?? [];
+  session.emit({ type: 'catalog_changed', catalog: loaded });
+  const unknownTools = loaded.unknownTools ?? [];
+  // A name in `tools` the worker lacks is said once, when the set of such names changes (it may come with a later worker).
+  if (
+    unknownTools.length > 0 &&
+    unknownTools.map(({ name }) => name).join() !== before.map(({ name }) => name).join()
+  ) {
+    const named = unknownTools.map(({ name, nearest }) =>
+      nearest ? `"${name}" (did you mean "${nearest}"?)` : `"${name}"`,
+    );
+    const text = `[toolrail] the session's tools name ${named.join(', ')}, which this worker does not have: the session goes on without ${unknownTools.length === 1 ? 'it' : 'them'}`;
+    session.emit({ type: 'notice', text });
+  }
 }
 
 /** The model call in a cancellation scope that an interrupt cancels; a failure comes back with its message. */

@@ -9,6 +9,7 @@ const commands: Record<string, () => Promise<CliCommand>> = {
   graph: async () => (await import('./commands/graph')).graphCommand,
   worker: async () => (await import('./commands/worker')).workerCommand,
   start: async () => (await import('./commands/start')).startCommand,
+  input: async () => (await import('./commands/input')).inputCommand,
   send: async () => (await import('./commands/send')).sendCommand,
   interrupt: async () => (await import('./commands/interrupt')).interruptCommand,
   approve: async () => (await import('./commands/approve')).approveCommand,

@@ -8,7 +8,19 @@ import {
   transcriptQuery,
   sendUserMessageUpdate,
 } from '../session';
-import type { FeedEvent, SentUserMessage, SessionRuleStateView, SessionStatusView, TranscriptEntry } from '../session';
+import { mergeRuleStatePages } from '../session';
+import type {
+  FeedEvent,
+  RuleStatePage,
+  SentUserMessage,
+  SessionRuleStateView,
+  SessionStatusView,
+  TranscriptEntry,
+  TranscriptPage,
+} from '../session';
+
+/** How often `ruleState()` starts over when the session's state changes between two pages. */
+const maxRuleStateAttempts = 5;
 import type { Trace } from '../rules';
 import { readTranscript, recordedTrace } from '../tracing';
 import type { ReadToolContent } from '../tracing';
@@ -67,9 +79,9 @@ export class SessionHandle {
     );
   }
 
-  /** Interrupts: stops the model call and `cancel` tools; `message` starts the next run. */
-  async interrupt(message?: string): Promise<void> {
-    await this.workflow.signal(interruptSignal, message === undefined ? {} : { message });
+  /** Interrupts: stops the model call and `cancel` tools; `text` starts the next run. */
+  async interrupt(text?: string): Promise<void> {
+    await this.workflow.signal(interruptSignal, text === undefined ? {} : { text });
   }
 
   /** Approves a call that waits for a human. Rejects if no such call waits. */
@@ -86,9 +98,27 @@ export class SessionHandle {
     });
   }
 
-  /** The rule state: visible and hidden tools with reasons, counts, sequences, pending approvals, running calls. */
-  ruleState(): Promise<SessionRuleStateView> {
-    return this.workflow.query(ruleStateQuery);
+  /**
+   * The rule state: visible and hidden tools with reasons, counts, sequences, pending approvals,
+   * running calls; between runs, what the next run will allow. Reads every page of the `ruleState`
+   * query (starting over when the state changed between two pages).
+   */
+  async ruleState(): Promise<SessionRuleStateView> {
+    for (let attempt = 1; ; attempt += 1) {
+      const pages: RuleStatePage[] = [];
+      try {
+        let cursor: string | null | undefined;
+        do {
+          const page: RuleStatePage = await this.workflow.query(ruleStateQuery, cursor ? { cursor } : {});
+          pages.push(page);
+          cursor = page.next;
+        } while (cursor !== null);
+        return mergeRuleStatePages(pages);
+      } catch (error) {
+        const changed = error instanceof Error && /the state changed since cursor/.test(error.message);
+        if (!changed || attempt >= maxRuleStateAttempts) throw error;
+      }
+    }
   }
 
   /**
@@ -97,7 +127,14 @@ export class SessionHandle {
    * needs the workers' store for that).
    */
   async transcript({ full = false }: { full?: boolean } = {}): Promise<TranscriptEntry[]> {
-    const entries = await this.workflow.query(transcriptQuery);
+    const entries: TranscriptEntry[] = [];
+    let cursor: string | undefined;
+    for (;;) {
+      const page: TranscriptPage = await this.workflow.query(transcriptQuery, cursor === undefined ? {} : { cursor });
+      entries.push(...page.entries);
+      if (!page.more) break;
+      cursor = page.next;
+    }
     if (!full) return entries;
     const store = this.#contentStore;
     if (store === undefined)

@@ -2,7 +2,14 @@ import { WithStartWorkflowOperation } from '@temporalio/client';
 import type { Client } from '@temporalio/client';
 import type { CompiledRuleSet } from '../rules';
 import type { SessionInput, SessionStatus } from '../session';
-import { modelLabel, sendUserMessageUpdate, toolrailStatusKey, toolrailTotalTokensKey } from '../session';
+import {
+  SessionInputError,
+  checkSessionInput,
+  modelLabel,
+  sendUserMessageUpdate,
+  toolrailStatusKey,
+  toolrailTotalTokensKey,
+} from '../session';
 import { ModelError, ModelErrorCode, parseModelSettings } from '../models';
 import { agentSession } from '../../workflows';
 import { SessionHandle } from './session-handle';
@@ -94,13 +101,17 @@ export class ToolrailClient {
   }
 
   /**
-   * Starts a session (a workflow) and returns its handle. Model settings that do not validate are
-   * refused before anything starts, with a `ModelError` `CONFIGURATION` naming each problem. A first
-   * message over 128 KiB is written to the content store first (when the client has it) and the
-   * session gets its reference.
+   * Starts a session (a workflow) and returns its handle. The input is checked first, with the
+   * schema the workflow checks it with, and nothing starts when it is bad: model settings that do
+   * not validate throw a `ModelError` `CONFIGURATION` naming each problem; any other problem a
+   * {@link SessionInputError} listing every one. A first message over 128 KiB is written to the
+   * content store first (when the client has it) and the session gets its reference.
    */
-  async startSession({ sessionId, taskQueue, ...input }: StartSessionOptions): Promise<SessionHandle> {
-    refuseInvalidModelSettings(input.model);
+  async startSession({ sessionId, taskQueue, ...options }: StartSessionOptions): Promise<SessionHandle> {
+    refuseInvalidModelSettings(options.model);
+    const checked = checkSessionInput(options);
+    if (!checked.ok) throw new SessionInputError(checked.problems);
+    const input = checked.input;
     const workflowId = sessionId ?? `session-${crypto.randomUUID()}`;
     const { firstMessage, ...rest } = input;
     let args: SessionInput = input;
@@ -128,7 +139,8 @@ export class ToolrailClient {
    * request (Temporal's update-with-start): for stateless backends (an HTTP handler) that address a
    * session by a stable id. The start options apply only when it starts the session; a running
    * session keeps its own. Resolves once the message is queued, to the session and the message,
-   * whose `reply()` resolves when the run it started ends.
+   * whose `reply()` resolves when the run it started ends. The start options are checked as
+   * {@link startSession} checks them.
    */
   async sendOrStart({
     sessionId,
@@ -137,7 +149,10 @@ export class ToolrailClient {
     ifEnded = 'reject',
     ...input
   }: SendOrStartOptions): Promise<{ session: SessionHandle; message: SentMessage }> {
+    // Checked as startSession checks it, even when the session exists.
     refuseInvalidModelSettings(input.model);
+    const checked = checkSessionInput(input);
+    if (!checked.ok) throw new SessionInputError(checked.problems);
     const startWorkflowOperation = new WithStartWorkflowOperation(agentSession, {
       taskQueue: taskQueue ?? this.taskQueue,
       workflowId: sessionId,

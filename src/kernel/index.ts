@@ -12,6 +12,20 @@ export {
   TOOL_RESULT_STORE_MARGIN_MS,
 } from './defaults';
 export type { JsonObject, JsonValue } from './json-value';
+export {
+  builtInProviders,
+  modelSettingsSchema,
+  parseModelSettings,
+  toolrailProviderOptionsKey,
+} from './model-settings';
+export type {
+  BuiltInModelSettings,
+  GenerationSettings,
+  ModelProvider,
+  ModelSettings,
+  RegisteredModelSettings,
+} from './model-settings';
+export { nearestName, suggestName } from './nearest-name';
 export type { ProposedToolCall } from './proposed-tool-call';
 export type { ToolRetryPolicy } from './tool-retry-policy';
 export { ToolrailError } from './toolrail-error';

@@ -17,6 +17,13 @@ export type { RuleBody } from './model/rule-schema';
 export { ruleBodySchema } from './model/rule-schema';
 export type { CompiledRule, CompiledRuleSet, CompiledOrchestration } from './compiled-rule-set';
 export { defaultMaxTurnsPerRun } from './compiled-rule-set';
+export {
+  compiledRuleSchema,
+  compiledRuleSetErrors,
+  compiledRuleSetSchema,
+  ruleRefSchema,
+} from './compiled-rule-set-schema';
+export type { CompiledRuleSetProblem } from './compiled-rule-set-schema';
 export type { CompileRuleSetInput, CompileRuleSetResult } from './compile/compile-rule-set';
 export { compileRuleSet } from './compile/compile-rule-set';
 export type { RuleState, RunEnd, Capture, ConditionalDecision, LastCompleted, OrchestrationState } from './rule-state';

@@ -5,6 +5,8 @@
  * @module
  */
 export { appendToLog, segmentEntries } from './conversation-log';
+export { mergeRuleStatePages, pageBytes, readPageRequest, ruleStatePage, transcriptPage } from './answer-pages';
+export type { PageRequest, PagedTranscriptEntry, RuleStatePage, TranscriptPage } from './answer-pages';
 export type { ConversationLog, ConversationSegment, MessageRef } from './conversation-log';
 export { undecodableEncoding } from './payload-converter';
 export { renderCurrentDetails } from './render-current-details';
@@ -33,12 +35,17 @@ export {
   checkApproveToolCallInput,
   endSessionSignal,
   interruptSignal,
+  messageInputSchemas,
+  readMessageInput,
   ruleStateQuery,
   sendUserMessageUpdate,
+  sessionMessageNames,
   statusQuery,
   transcriptQuery,
+  unknownMessageText,
   userMessageSignal,
 } from './session-messages';
+export type { SessionMessageKind } from './session-messages';
 export type { ApproveToolCallInput, InterruptInput, SentUserMessage, UserMessageInput } from './session-messages';
 export { sessionSearchAttributes } from './session-search-attributes';
 export type { SessionSearchSource } from './session-search-attributes';
@@ -64,6 +71,8 @@ export type {
   SessionEvent,
   SessionEventOf,
   SessionEventType,
+  SessionCatalog,
+  UnknownToolName,
 } from './session-events';
 export { feedPreviewChars, feedValueBytes } from './feed-events';
 export { feedEventBodyOf, feedToolListLimit, feedValueOf } from './feed-event-of';
@@ -92,3 +101,21 @@ export { beginTurnInProgress, carriedTurn, settleTurnCalls } from './turn-in-pro
 export type { TurnInProgress } from './turn-in-progress';
 export { toolCallFinishedLateSignal } from './tool-call-finished-late';
 export type { ToolCallFinishedLateInput } from './tool-call-finished-late';
+export {
+  checkSessionInput,
+  sessionInputJsonSchema,
+  sessionInputSchemaFile,
+  sessionLimitsSchema,
+  sessionStartInputSchema,
+} from './session-input-schema';
+export type { SessionInputCheck } from './session-input-schema';
+export {
+  SessionInputError,
+  describeValue,
+  formatInputPath,
+  formatInputProblems,
+  problemsOfIssues,
+  readableIssues,
+  refusedInputMessage,
+} from './input-problems';
+export type { InputProblem } from './input-problems';

@@ -1,7 +1,7 @@
 import type { NarrowResult } from '../rules';
 import type { SessionCounters } from './session-input';
 import type { RunEndReason, SessionStatus } from './session-status';
-import type { PendingApproval } from './session-views';
+import type { PendingApproval, UnavailableTool } from './session-views';
 import type { StoreProblem } from './store-problem';
 
 /** What the current-details summary shows. */
@@ -13,16 +13,22 @@ export interface CurrentDetailsView {
   runInProgress: boolean;
   /** The rules' narrowing of this turn's catalog, computed only when a run is in progress. */
   narrowed: () => Pick<NarrowResult, 'visible' | 'hidden'>;
+  /** The latest notices, oldest first (the transcript has them all). */
+  notices?: readonly string[];
   /** Why the session waits for its content store, while it does. */
   storeProblem?: StoreProblem;
+  /** Tools of the latest turn's catalog that cannot run now (their MCP server is down), with the reason. */
+  unavailableTools?: readonly UnavailableTool[];
 }
 
 const maxHiddenListed = 6;
+const maxReasonsListed = 3;
 
 /**
  * A short Markdown summary for the Temporal UI's current details (the `ruleState` query has
- * everything): status and counters, calls waiting for approval, and during a run the visible tools
- * and up to six hidden ones with the first reason of each.
+ * everything): status and counters, calls waiting for approval, the tools that cannot run now
+ * with the reason, and during a run the visible tools and up to six hidden ones with the first
+ * reason of each.
  */
 export function renderCurrentDetails(view: CurrentDetailsView): string {
   const { counters } = view;
@@ -40,6 +46,8 @@ export function renderCurrentDetails(view: CurrentDetailsView): string {
       `**Waiting for approval**: \`${approval.toolName}\` call \`${approval.callId}\`: ${approval.reason}`,
     );
   }
+  for (const notice of view.notices ?? []) paragraphs.push(`**Notice**: ${notice.replace(/^\[toolrail\] /, '')}`);
+  if (view.status !== 'completed' && view.status !== 'failed') paragraphs.push(...unavailableParagraphs(view));
   const lastRun = view.lastRunEnd ? ` (last run ended: \`${view.lastRunEnd}\`)` : '';
   if (view.status === 'completed' || view.status === 'failed') {
     paragraphs.push(`The session has ended${lastRun}; it takes no more messages.`);
@@ -64,4 +72,27 @@ export function renderCurrentDetails(view: CurrentDetailsView): string {
     paragraphs.push(`**Hidden tools (${hidden.length})**: ${listed.join(', ')}${more}`);
   }
   return paragraphs.join('\n\n');
+}
+
+/**
+ * The tools that cannot run now, one paragraph per reason (a server that is down makes all its
+ * tools unavailable for one reason): up to three reasons, six tools each, the reason on one line
+ * and cut to 300 characters (the `ruleState` query has everything).
+ */
+function unavailableParagraphs({ unavailableTools = [] }: CurrentDetailsView): string[] {
+  const byReason = new Map<string, string[]>();
+  for (const { toolName, reason } of unavailableTools)
+    byReason.set(reason, [...(byReason.get(reason) ?? []), toolName]);
+  const paragraphs = [...byReason].slice(0, maxReasonsListed).map(([reason, tools]) => {
+    const more = tools.length > maxHiddenListed ? `, and ${tools.length - maxHiddenListed} more` : '';
+    const names = `${tools
+      .slice(0, maxHiddenListed)
+      .map((name) => `\`${name}\``)
+      .join(', ')}${more}`;
+    const line = reason.replace(/\s+/g, ' ').trim();
+    return `**Unavailable now (${tools.length} ${tools.length === 1 ? 'tool' : 'tools'})**: ${names}: ${line.length > 300 ? `${line.slice(0, 299)}…` : line}`;
+  });
+  const rest = [...byReason.values()].slice(maxReasonsListed).flat().length;
+  if (rest > 0) paragraphs.push(`**Unavailable now**: ${rest} more tools for other reasons (see the ruleState query)`);
+  return paragraphs;
 }

@@ -19,6 +19,15 @@ export interface ProposedCallView {
   args: unknown;
 }
 
+/** A name in the session's `tools` the worker's registry does not have, with the registered name nearest to it. */
+export interface UnknownToolName {
+  name: string;
+  nearest?: string;
+}
+
+/** The worker's tool catalog for a session, with the names in the session's `tools` the worker does not have (when there are any). */
+export type SessionCatalog = ToolCatalog & { unknownTools?: UnknownToolName[] };
+
 /** How the approval of one call ended. */
 export type ApprovalDecision = 'approved' | 'denied' | 'timed_out' | 'interrupted';
 
@@ -54,8 +63,11 @@ export type SessionEvent =
    * the run at its turn limit). `resumed`: the turn continue-as-new carried over goes on.
    */
   | { type: 'turn_started'; turn: number; resumed?: true }
-  /** The worker's tool catalog for this session changed (tools enabled, MCP servers, revealed deferred tools). */
-  | { type: 'catalog_changed'; catalog: ToolCatalog }
+  /**
+   * The worker's tool catalog for this session changed (tools enabled, MCP servers, revealed
+   * deferred tools), or the names in the session's `tools` the worker does not have did.
+   */
+  | { type: 'catalog_changed'; catalog: SessionCatalog }
   /** The rules narrowed the catalog: the tools the model is shown, and every hidden one with why. */
   | { type: 'tools_narrowed'; visible: string[]; hidden: { tool: string; reasons: Reason[] }[] }
   /** The model was asked, with this many tools. */

@@ -89,6 +89,8 @@ export interface CarriedSessionState {
   counters: SessionCounters;
   /** The latest transcript entries (at most {@link maxCarriedTranscriptEntries}). */
   transcript: TranscriptEntry[];
+  /** The position of the first of them among every entry since the session began (absent: 0). */
+  transcriptStart?: number;
   /** Whether a run was in progress at the boundary. */
   runInProgress: boolean;
   turnsInRun: number;

@@ -1,10 +1,16 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import { z } from 'zod';
+import { suggestName } from '../kernel';
+import { describeValue, problemsOfIssues, readableIssues } from './input-problems';
 import { undecodableEncoding } from './payload-converter';
-import type { SessionRuleStateView, SessionStatusView, TranscriptEntry } from './session-views';
+import type { PageRequest, RuleStatePage, TranscriptPage } from './answer-pages';
+import type { SessionStatusView } from './session-views';
 
 /** Payload of {@link interruptSignal}. */
 export interface InterruptInput {
-  /** A message to start the next run with, after the interrupt. */
+  /** A message to start the next run with, after the interrupt (the same field as `userMessage`'s). */
+  text?: string;
+  /** The older name of `text`, still taken. */
   message?: string;
 }
 
@@ -51,28 +57,87 @@ export const approveToolCallUpdate = defineUpdate<
   [ApproveToolCallInput]
 >('approveToolCall');
 
-/** The rule state: visible tools, hidden tools with reasons, counts, sequences, pending approvals, running calls. */
-export const ruleStateQuery = defineQuery<SessionRuleStateView>('ruleState');
+/**
+ * The rule state: visible tools, hidden tools with reasons, counts, sequences, pending approvals,
+ * running calls. Paged (see `ruleStatePage`): ask again with `next` until it is `null`.
+ */
+export const ruleStateQuery = defineQuery<RuleStatePage, [PageRequest?]>('ruleState');
 
-/** Everything that happened, turn by turn. */
-export const transcriptQuery = defineQuery<TranscriptEntry[]>('transcript');
+/** Everything that happened, turn by turn. Paged (see `transcriptPage`): ask again with `next` while `more`. */
+export const transcriptQuery = defineQuery<TranscriptPage, [PageRequest?]>('transcript');
 
 /** Status, counters and why the last run ended. */
 export const statusQuery = defineQuery<SessionStatusView>('status');
+
+/** The JSON shapes of the payloads toolrail's signals and updates take (strict: an unknown key is a mistake). */
+export const messageInputSchemas = {
+  userMessage: z.strictObject({ text: z.string() }),
+  sendUserMessage: z.strictObject({ text: z.string() }),
+  interrupt: z.strictObject({ text: z.string().optional(), message: z.string().optional() }),
+  approveToolCall: z.strictObject({
+    callId: z.string().min(1),
+    approved: z.boolean(),
+    reason: z.string().optional(),
+  }),
+} as const;
+
+/** The names of toolrail's signals, updates and queries: the session's wire contract (see docs/wire.md). */
+export const sessionMessageNames = {
+  signals: ['userMessage', 'interrupt', 'endSession', 'toolCallFinishedLate', 'modelText'],
+  updates: ['sendUserMessage', 'approveToolCall'],
+  queries: ['ruleState', 'transcript', 'status', 'feed'],
+} as const;
+
+/** The kinds of message a workflow takes. */
+export type SessionMessageKind = keyof typeof sessionMessageNames;
+
+/**
+ * What to say about a signal, update or query name toolrail does not know: `signal "user_message"
+ * is not one of toolrail's (did you mean "userMessage"?)`, or that the name is one of another kind
+ * (`"sendUserMessage" is an update, not a signal`), with the names of that kind.
+ */
+export function unknownMessageText(kind: SessionMessageKind, name: string): string {
+  const singular = { signals: 'signal', updates: 'update', queries: 'query' }[kind];
+  const otherKind = (Object.keys(sessionMessageNames) as SessionMessageKind[]).find(
+    (other) => other !== kind && (sessionMessageNames[other] as readonly string[]).includes(name),
+  );
+  const known = sessionMessageNames[kind].join(', ');
+  if (otherKind !== undefined)
+    return `"${name}" is ${{ signals: 'a signal', updates: 'an update', queries: 'a query' }[otherKind]}, not a ${singular} (toolrail's ${kind}: ${known})`;
+  const nearest = suggestName(name, sessionMessageNames[kind]);
+  const hint = nearest === undefined ? '' : ` (did you mean "${nearest}"?)`;
+  return `toolrail has no ${singular} named "${name}"${hint}; its ${kind}: ${known}`;
+}
+
+/**
+ * A signal's or update's payload, checked against its shape: the value, or one line that says what
+ * is wrong (undecodable, not an object, unknown keys with the nearest known one, wrong types).
+ * `null` and a missing payload count as `{}`.
+ */
+export function readMessageInput<K extends keyof typeof messageInputSchemas>(
+  name: K,
+  input: unknown,
+): { ok: true; value: z.output<(typeof messageInputSchemas)[K]> } | { ok: false; problem: string } {
+  const encoding = undecodableEncoding(input);
+  if (encoding !== undefined) return { ok: false, problem: `the payload could not be decoded (encoding ${encoding})` };
+  const value = input ?? {};
+  if (typeof value !== 'object' || Array.isArray(value))
+    return { ok: false, problem: `the payload must be an object, got ${describeValue(value)}` };
+  const parsed = messageInputSchemas[name].safeParse(value, readableIssues);
+  if (parsed.success) return { ok: true, value: parsed.data as z.output<(typeof messageInputSchemas)[K]> };
+  const problems = problemsOfIssues(parsed.error.issues, value).map(({ path, problem }) =>
+    path === '' ? problem : `${path}: ${problem}`,
+  );
+  return { ok: false, problem: problems.join('; ') };
+}
 
 /**
  * The `approveToolCall` payload, checked: throws a `TypeError` saying what is wrong with one that
  * could not be decoded or is not `{ callId: non-empty string, approved: boolean, reason?: string }`.
  */
 export function checkApproveToolCallInput(input: unknown): ApproveToolCallInput {
-  const encoding = undecodableEncoding(input);
-  if (encoding !== undefined)
-    throw new TypeError(`approveToolCall payload could not be decoded (encoding ${encoding})`);
-  if (typeof input !== 'object' || input === null)
-    throw new TypeError('approveToolCall needs { callId, approved, reason? }');
-  const { callId, approved, reason } = input as Partial<Record<keyof ApproveToolCallInput, unknown>>;
-  if (typeof callId !== 'string' || callId === '') throw new TypeError('callId must be a non-empty string');
-  if (typeof approved !== 'boolean') throw new TypeError('approved must be true or false');
-  if (reason !== undefined && typeof reason !== 'string') throw new TypeError('reason must be a string');
+  const read = readMessageInput('approveToolCall', input);
+  if (!read.ok) throw new TypeError(`${read.problem}; approveToolCall takes { callId, approved, reason? }`);
+  const { callId, approved, reason } = read.value;
   return { callId, approved, ...(reason === undefined ? {} : { reason }) };
 }

@@ -34,6 +34,13 @@ export interface UnavailableTool {
 
 /** The answer of the `ruleState` query: the engine's view plus what the session is waiting on. */
 export interface SessionRuleStateView {
+  /**
+   * What `rules` describes: `run`, the run in progress, as it is now; `between-runs`, the next run as
+   * it will start (run-scoped counts and sequences reset, init rules apply again; step conditions on
+   * the user's message are decided when it arrives), so it says what the next run will allow;
+   * `ended`, the session as it ended.
+   */
+  phase: 'run' | 'between-runs' | 'ended';
   rules: RuleStateView;
   pendingApprovals: PendingApproval[];
   runningCalls: RunningCall[];

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { ConcurrencyClass } from '../dispatch';
 import { ToolDefinitionError } from './errors/tool-definition-error';
-import { nearestName } from './nearest-name';
+import { nearestName } from '../kernel';
 import { TOOL_NAME_PATTERN } from './tool-name-pattern';
 import type { ToolDefinition } from './tool-definition';
 

@@ -90,19 +90,14 @@ describe.each([
     expect(existsSync(path.join(app, 'node_modules', 'toolrail', 'node_modules', '@temporalio'))).toBe(false);
   });
 
-  it('runs a scripted session to its end from a plain-Node ESM script, following its live feed', async () => {
+  it('runs a scripted session to its end from a plain-Node ESM script', async () => {
     const stdout = await command(process.execPath, ['run-session.mjs'], app);
     const result = JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as {
       status: { status: string; counters: { toolCalls: number } };
       ruleState: { rules: { counts: { tool: string; count: number }[] } };
-      feed: string[];
     };
     expect(result.status).toMatchObject({ status: 'completed', counters: { toolCalls: 1 } });
     expect(result.ruleState.rules.counts).toEqual([expect.objectContaining({ tool: 'look_up_order', count: 1 })]);
-    expect(result.feed).toEqual(
-      expect.arrayContaining(['run_started', 'verdict', 'tool_started', 'tool_ended', 'run_ended']),
-    );
-    expect(result.feed.at(-1)).toBe('session_ended');
   });
 
   it('starts, follows and approves a session from a plain ESM app holding only toolrail/client, which loads no worker, bundler or test code', async () => {

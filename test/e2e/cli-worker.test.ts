@@ -74,8 +74,9 @@ describe('toolrail worker and interrupt', () => {
       );
       const interrupted = await runCli(['interrupt', sessionId, '--message', 'Skip the search.', ...connection]);
       expect(interrupted).toMatchObject({ code: 0, stdout: `interrupted ${sessionId}\n` });
+      type Entry = { kind: string; reason?: string; code?: string; tool?: string };
       const transcript = await pollUntil(
-        () => session.query<{ kind: string; reason?: string; code?: string; tool?: string }[]>('transcript'),
+        async () => (await session.query<{ entries: Entry[] }>('transcript')).entries,
         (entries) => entries.some((entry) => entry.kind === 'run-end' && entry.reason === 'interrupted'),
         { timeoutMs: 60_000, intervalMs: 200 },
       );

@@ -248,7 +248,7 @@ describe('the toolrail CLI', () => {
     expect(denied.stdout).toBe('');
     const pendingId = before.state.pendingApprovals[0]?.callId ?? '';
     expect(stderrLines(denied)).toEqual([
-      `toolrail deny: no call call_that_does_not_exist waits for approval; waiting: ${pendingId}`,
+      `toolrail deny: approveToolCall refused: no call call_that_does_not_exist waits for approval; waiting: ${pendingId}`,
     ]);
     // The update was rejected by its validator: not even an event in the history.
     expect(await sessionSnapshot(session)).toEqual(before);
@@ -270,7 +270,9 @@ describe('the toolrail CLI', () => {
     // Deciding the same call again is refused the same way.
     const again = await runCli(['approve', sessionId, callId, ...connection()]);
     expect(again.code).toBe(2);
-    expect(stderrLines(again)).toEqual([`toolrail approve: call ${callId} was already decided`]);
+    expect(stderrLines(again)).toEqual([
+      `toolrail approve: approveToolCall refused: call ${callId} was already decided`,
+    ]);
   });
 
   it('follow: prints the live feed as the session runs, and exits 0 when the session ends', async () => {

@@ -160,9 +160,10 @@ describe('the rule state in the Temporal Web UI', () => {
     const fromCli: unknown = JSON.parse(cli.stdout);
 
     await withChromium(async (page) => {
+      // The Queries tab shows the query's one page (it fits: next is null); the client and the CLI put pages together.
       const fromUi = await runQueryInUi(page, workflow, 'ruleState', `${artifact}-queries`);
-      expect(fromUi).toEqual(expected);
-      expect(fromCli).toEqual(fromUi);
+      expect(fromUi).toEqual({ ...expected, next: null });
+      expect(fromCli).toEqual(expected);
       // Nothing moved while we looked: the client still gets the same answer.
       expect(await session.ruleState()).toEqual(expected);
 

@@ -7,6 +7,7 @@
  * history form.
  *
  *   npx tsx test/replay/record-histories.ts
+ *   TOOLRAIL_RECORD=other-clients npx tsx test/replay/record-histories.ts   # one scenario
  *
  * Regenerate only to add a scenario, or for a workflow change that is meant to break replay (and
  * then say so: sessions in flight on the old code would fail the same way). A change that makes
@@ -221,6 +222,41 @@ const scenarios: Scenario[] = [
     },
   },
   {
+    // As another client drives a session: a checked start input (its patch marker), a name in tools the
+    // worker lacks, an unknown signal and update, an interrupt with { text }, an approval.
+    name: 'other-clients',
+    tools: () => createSupportDeskTools({ searchDelayMs: 30_000 }),
+    model: () =>
+      createScriptedModel([
+        toolCallResponse('search_knowledge_base', { query: 'refund policy' }),
+        toolCallResponse('lookup_customer', { email: 'ada@example.com' }),
+        toolCallResponse('check_eligibility', { order_id: 'ORD-1001' }),
+        toolCallResponse('issue_refund', { order_id: 'ORD-1001', amount: 42 }),
+        textResponse('Refunded ORD-1001.'),
+      ]),
+    start: (client, sessionId) =>
+      client.startSession({
+        sessionId,
+        rules: supportDeskRules(),
+        model: { provider: 'scripted', model: 'other-clients' },
+        tools: ['search_knowledge_base', 'lookup_customer', 'check_eligibility', 'issue_refund', 'lookup_custmer'],
+        firstMessage: 'Search the help centre for the refund policy.',
+        limits: { closeWhenIdle: true },
+      }),
+    drive: async (session) => {
+      await session.workflow.signal('user_message', { text: 'hello?' });
+      await session.workflow.executeUpdate('approve_tool_call', { args: [{}] }).catch(() => undefined);
+      await waitFor(async () => (await session.ruleState()).runningCalls.length > 0, 'the search to run');
+      await session.workflow.signal('interrupt', { text: 'Refund order ORD-1001 for ada@example.com instead.' });
+      let callId: string | undefined;
+      await waitFor(async () => {
+        callId = (await session.ruleState()).pendingApprovals[0]?.callId;
+        return callId !== undefined;
+      }, 'the refund to wait for approval');
+      if (callId !== undefined) await session.approve(callId);
+    },
+  },
+  {
     name: 'local-activity-tools',
     tools: () => createLocalActivityTools(),
     model: () => createScriptedModel(localActivityScript()),
@@ -265,7 +301,8 @@ async function record(): Promise<void> {
   try {
     const client = new Client({ connection, namespace: server.namespace });
     mkdirSync(historiesDirectory, { recursive: true });
-    const only = process.argv.slice(2);
+    // `record-histories.ts a b` (or TOOLRAIL_RECORD=a,b) records only those scenarios (adding one leaves the others' histories as they are).
+    const only = [...process.argv.slice(2), ...(process.env.TOOLRAIL_RECORD?.split(',') ?? [])];
     for (const scenario of scenarios.filter(({ name }) => only.length === 0 || only.includes(name))) {
       const taskQueue = `replay-${scenario.name}`;
       const worker = await createWorker({

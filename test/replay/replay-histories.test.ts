@@ -26,6 +26,10 @@ const expectedHistories: Record<string, { includes: string[]; endsWith: string }
     includes: ['WORKFLOW_EXECUTION_UPDATE_ACCEPTED', 'WORKFLOW_EXECUTION_UPDATE_COMPLETED', 'TIMER_CANCELED'],
     endsWith: 'WORKFLOW_EXECUTION_COMPLETED',
   },
+  'other-clients.json': {
+    includes: ['MARKER_RECORDED', 'WORKFLOW_EXECUTION_SIGNALED', 'WORKFLOW_EXECUTION_UPDATE_ACCEPTED'],
+    endsWith: 'WORKFLOW_EXECUTION_COMPLETED',
+  },
   'local-activity-tools.json': {
     includes: ['MARKER_RECORDED', 'ACTIVITY_TASK_COMPLETED'],
     endsWith: 'WORKFLOW_EXECUTION_COMPLETED',

@@ -12,6 +12,10 @@ export function ruleLabel(ref: RuleRef): string {
 /** The rule state of a session as readable text: what `toolrail state` prints. */
 export function renderRuleState(sessionId: string, state: SessionRuleStateView, status: SessionStatusView): string {
   const rules = state.rules;
+  const between =
+    state.phase === 'between-runs'
+      ? ['', 'No run in progress: what the next run will allow when a message starts it.']
+      : [];
   const lines = [
     `Session ${sessionId} · status ${status.status} · run ${rules.run} · turn ${rules.turn}${rules.ended ? ` · run ended (${rules.ended})` : ''}`,
     ...(status.store === undefined ? [] : [`Content store: ${status.store.description} (store id ${status.store.id})`]),
@@ -22,6 +26,7 @@ export function renderRuleState(sessionId: string, state: SessionRuleStateView, 
           `  ${status.storeProblem.message}`,
           '  The session goes on where it was once the store is back; messages sent meanwhile are kept.',
         ]),
+    ...between,
     '',
     `Visible tools (${rules.visible.length}): ${rules.visible.join(', ') || '(none)'}`,
   ];

@@ -86,15 +86,8 @@ export function compileRuleSet(input: CompileRuleSetInput): CompileRuleSetResult
   }
   const catalog = input.catalog === undefined ? null : [...new Set(input.catalog)].sort();
   if (errors.length === 0) {
-    const all: RuleDiagnostic[] = [];
-    const facts = staticFacts(rules);
-    checkRuleFields(rules, all);
-    if (catalog !== null) checkCatalog(rules, new Set(catalog), all);
-    checkCycles(rules, all);
-    checkStartOfRun(rules, facts, all);
-    checkImpossible(rules, facts, all);
-    checkNeverFire(rules, facts, all);
-    for (const diagnostic of all) (diagnostic.severity === 'error' ? errors : warnings).push(diagnostic);
+    for (const diagnostic of loadTimeChecks(rules, catalog))
+      (diagnostic.severity === 'error' ? errors : warnings).push(diagnostic);
   }
   if (errors.length > 0) return { ok: false, errors, warnings };
   const compiled: CompiledRuleSet = {
@@ -106,4 +99,22 @@ export function compileRuleSet(input: CompileRuleSetInput): CompileRuleSetResult
     catalog,
   };
   return { ok: true, rules: JSON.parse(JSON.stringify(compiled)) as CompiledRuleSet, warnings };
+}
+
+/**
+ * The load-time checks of compiled rules (errors and warnings): rule fields, tools missing from
+ * `catalog` (when not `null`), prerequisite cycles, init tools blocked at the start of a run,
+ * impossible sequences and child lists, required tools that can never be called, rules that can
+ * never fire. `compileRuleSet` runs them; so does the check of a compiled rule set given as data.
+ */
+export function loadTimeChecks(rules: readonly CompiledRule[], catalog: readonly string[] | null): RuleDiagnostic[] {
+  const all: RuleDiagnostic[] = [];
+  const facts = staticFacts(rules);
+  checkRuleFields(rules, all);
+  if (catalog !== null) checkCatalog(rules, new Set(catalog), all);
+  checkCycles(rules, all);
+  checkStartOfRun(rules, facts, all);
+  checkImpossible(rules, facts, all);
+  checkNeverFire(rules, facts, all);
+  return all;
 }

@@ -1,5 +1,5 @@
 import type { InterruptBehavior } from '../../dispatch';
-import { nearestName } from '../nearest-name';
+import { nearestName } from '../../kernel';
 import type { ToolRegistry } from '../tool-registry';
 import { mcpEndpoint } from './mcp-endpoint';
 import { McpServerConnection } from './mcp-server-connection';

@@ -212,7 +212,9 @@ async function checkWholeSession({
   // the last run's is the whole session.
   const transcripts: TranscriptEntry[][] = [];
   for (const run of runs) {
-    transcripts.push(await connections.client.workflow.getHandle(run.workflowId, run.runId).query(transcriptQuery));
+    const page = await connections.client.workflow.getHandle(run.workflowId, run.runId).query(transcriptQuery);
+    expect(page.more).toBe(false);
+    transcripts.push(page.entries);
   }
   transcripts.forEach((transcript, index) => {
     const next = transcripts[index + 1];

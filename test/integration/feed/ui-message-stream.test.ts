@@ -106,7 +106,7 @@ describe("a session's feed as the AI SDK's UI message stream", () => {
             body: JSON.stringify({ text: '  ' }),
           });
           expect(empty.status).toBe(400);
-          expect(await empty.json()).toEqual({ error: 'the message is empty' });
+          expect(await empty.json()).toEqual({ error: 'sendUserMessage refused: the message is empty' });
           const unknown = await fetch(`${server.url}/sessions/${uniqueName('no-such-session')}/stream`);
           expect(unknown.status).toBe(404);
           await client.getSession(sessionId).end();

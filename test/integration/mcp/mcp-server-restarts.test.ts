@@ -110,6 +110,11 @@ describe('an MCP server that dies mid-session', () => {
           expect(state.unavailableTools[0]?.reason).toContain(
             'Error: None of the specified directories are accessible',
           );
+          // And the Temporal UI's current details list it with the reason.
+          const details = await session.workflow.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
+          expect(details.currentDetails).toMatch(
+            /\*\*Unavailable now \(\d+ tools\)\*\*: [^\n]*`mcp__files__list_directory`[^\n]*: the MCP server "files" is not connected: it exited with code 1/,
+          );
 
           // Its root is back: the next attempt connects, and a later turn lists the directory again.
           await rename(`${root}.away`, root);
@@ -123,6 +128,10 @@ describe('an MCP server that dies mid-session', () => {
           expect(toolResultOf(await session.transcript(), 'after')).toMatchObject({ isError: false });
           expect(toolResultOf(await session.transcript(), 'after').content).toContain('notes.txt');
           expect((await session.ruleState()).unavailableTools).toEqual([]);
+          const detailsAfter = await session.workflow.query<{ currentDetails?: string }>(
+            '__temporal_workflow_metadata',
+          );
+          expect(detailsAfter.currentDetails).not.toContain('Unavailable now');
           await session.end();
           await session.result();
         },

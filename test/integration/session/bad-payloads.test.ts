@@ -75,11 +75,11 @@ describe('malformed messages to a session', () => {
       expect(
         after.transcript.slice(before.transcript.length).map((entry) => entry.kind === 'notice' && entry.text),
       ).toEqual([
-        '[toolrail] dropped a userMessage signal: the message must be a string',
+        '[toolrail] dropped a userMessage signal: text: expected string, got 42; userMessage takes { text: string }',
         '[toolrail] dropped a userMessage signal: the message is empty',
-        '[toolrail] dropped a userMessage signal: the message must be a string',
-        '[toolrail] dropped a userMessage signal: the message must be a string',
-        '[toolrail] dropped a malformed interrupt signal (expected nothing or { message?: string })',
+        '[toolrail] dropped a userMessage signal: text: missing (expected string); userMessage takes { text: string }',
+        '[toolrail] dropped a userMessage signal: text: missing (expected string); userMessage takes { text: string }',
+        '[toolrail] dropped an interrupt signal: message: expected string, got 5; interrupt takes nothing or { text?: string }',
       ]);
 
       // The session still works.

@@ -152,7 +152,7 @@ describe('interrupting a session', () => {
         // The second model call got the interrupt's message as the latest user message.
         expect(model.requests[1]?.messages.at(-1)).toEqual({ role: 'user', text: 'Actually, just say hi.' });
         const history = await readSessionHistory(session);
-        expect(history.signals()).toEqual([{ name: 'interrupt', args: [{ message: 'Actually, just say hi.' }] }]);
+        expect(history.signals()).toEqual([{ name: 'interrupt', args: [{ text: 'Actually, just say hi.' }] }]);
       },
     );
   });

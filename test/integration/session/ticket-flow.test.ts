@@ -41,8 +41,8 @@ describe('a session on the support desk rules', () => {
         expect(final.lastRunEnd).toBe('answered');
         expect(final.counters).toMatchObject({ turns: 4, toolCalls: 2, blockedCalls: 1 });
 
-        const transcript = await session.workflow.query('transcript');
-        const verdicts = (transcript as { kind: string }[]).filter((entry) => entry.kind === 'verdict');
+        const transcript = await session.workflow.query<{ entries: { kind: string }[] }>('transcript');
+        const verdicts = transcript.entries.filter((entry) => entry.kind === 'verdict');
         expect(verdicts).toEqual([
           expect.objectContaining({
             tool: 'assign_ticket',

@@ -76,8 +76,8 @@ describe('payloads a session cannot decode', () => {
         'notice',
       ).map((entry) => entry.text);
       expect(notices).toEqual([
-        '[toolrail] dropped a userMessage signal whose payload could not be decoded (encoding binary/unknown)',
-        '[toolrail] dropped a malformed interrupt signal (expected nothing or { message?: string })',
+        '[toolrail] dropped a userMessage signal: the payload could not be decoded (encoding binary/unknown); userMessage takes { text: string }',
+        '[toolrail] dropped an interrupt signal: the payload must be an object, got 42; interrupt takes nothing or { text?: string }',
       ]);
 
       await session.send('Hello');

@@ -31,4 +31,26 @@ describe('the current details of a session', () => {
   it('say nothing of the store while it works', () => {
     expect(renderCurrentDetails({ ...view, status: 'thinking' })).not.toContain('content store');
   });
+
+  it('list the tools that cannot run now once per reason, six tools each, the reason on one line and cut', () => {
+    const reason = `the MCP server "files" is not connected: it exited with code 1; the last lines of its stderr:\n  Error: ${'x'.repeat(400)}`;
+    const unavailableTools = [
+      ...Array.from({ length: 8 }, (_, index) => ({ toolName: `files_tool_${index}`, reason })),
+      { toolName: 'echo', reason: 'the MCP server "everything" is reconnecting' },
+    ];
+    const details = renderCurrentDetails({ ...view, status: 'idle', runInProgress: false, unavailableTools });
+    const lines = details.split('\n\n').filter((paragraph) => paragraph.startsWith('**Unavailable now'));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(
+      /^\*\*Unavailable now \(8 tools\)\*\*: `files_tool_0`, .*`files_tool_5`, and 2 more: the MCP server "files" is not connected: it exited with code 1; the last lines of its stderr: Error: x+…$/,
+    );
+    expect(lines[0]).not.toContain('files_tool_6');
+    expect(lines[0]?.split('and 2 more: ')[1]).toHaveLength(300);
+    expect(lines[1]).toBe('**Unavailable now (1 tool)**: `echo`: the MCP server "everything" is reconnecting');
+  });
+
+  it('list no unavailable tools once the session has ended', () => {
+    const unavailableTools = [{ toolName: 'echo', reason: 'MCP server "everything" is down' }];
+    expect(renderCurrentDetails({ ...view, status: 'completed', unavailableTools })).not.toContain('Unavailable');
+  });
 });

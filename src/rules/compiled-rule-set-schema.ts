@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import type { CompiledRule, CompiledRuleSet } from './compiled-rule-set';
+import { loadTimeChecks } from './compile/compile-rule-set';
+import { ruleBodySchema } from './model/rule-schema';
+import { RuleKind } from './rule-kind';
+
+/** Where a compiled rule came from (see `RuleRef`). */
+export const ruleRefSchema = z
+  .strictObject({
+    kind: z.enum([...Object.values(RuleKind), 'builtin']),
+    id: z.string(),
+    file: z.string(),
+    index: z.number().int(),
+    path: z.string(),
+    line: z.number().int().positive().optional(),
+  })
+  .meta({ id: 'RuleRef' });
+
+/** One compiled rule: a rule body of the unified model, defaults applied, plus its `ref`. */
+export const compiledRuleSchema = z.discriminatedUnion(
+  'kind',
+  ruleBodySchema.options.map((option) => option.extend({ ref: ruleRefSchema })) as unknown as [
+    (typeof ruleBodySchema.options)[number],
+  ],
+) as unknown as z.ZodType<CompiledRule, z.input<typeof ruleBodySchema> & { ref: z.input<typeof ruleRefSchema> }>;
+
+/**
+ * A compiled rule set as data (the `rules` of a session input): the format, version and shape that
+ * `compileRuleSet` produces. Every orchestration lists indices of `step` rules, and every `step`
+ * rule belongs to one orchestration.
+ */
+export const compiledRuleSetSchema = z
+  .strictObject({
+    format: z.literal('toolrail.compiled-rules'),
+    version: z.literal(1),
+    rules: z.array(compiledRuleSchema),
+    orchestrations: z.array(z.strictObject({ file: z.string(), steps: z.array(z.number().int().min(0)) })),
+    settings: z.strictObject({
+      onEmpty: z.enum(['end-run', 'allow-all']),
+      maxTurnsPerRun: z.number().int().positive(),
+    }),
+    catalog: z.array(z.string()).nullable(),
+  })
+  .superRefine((set, context) => {
+    const owners = new Map<number, number>();
+    set.orchestrations.forEach(({ steps }, orchestration) => {
+      steps.forEach((index, position) => {
+        const path = ['orchestrations', orchestration, 'steps', position];
+        if (set.rules[index]?.kind !== 'step') {
+          context.addIssue({ code: 'custom', path, message: `rules[${index}] is not a step rule` });
+        } else if (owners.has(index)) {
+          context.addIssue({ code: 'custom', path, message: `rules[${index}] is listed by two orchestrations` });
+        } else owners.set(index, orchestration);
+      });
+    });
+    set.rules.forEach((rule, index) => {
+      if (rule.kind === 'step' && !owners.has(index))
+        context.addIssue({ code: 'custom', path: ['rules', index], message: 'a step rule no orchestration lists' });
+    });
+  });
+
+/** A problem with a compiled rule set given as data: where (a path in the set) and what. */
+export interface CompiledRuleSetProblem {
+  readonly path: (string | number)[];
+  readonly problem: string;
+  readonly fix?: string;
+}
+
+/**
+ * The load-time checks `compileRuleSet` runs, on a compiled rule set given as data (one not made by
+ * `compileRuleSet` may break them): each error as a problem at the rule it is about.
+ */
+export function compiledRuleSetErrors(rules: CompiledRuleSet): CompiledRuleSetProblem[] {
+  return loadTimeChecks(rules.rules, rules.catalog)
+    .filter((diagnostic) => diagnostic.severity === 'error')
+    .map((diagnostic) => {
+      const index = diagnostic.rule === undefined ? -1 : rules.rules.findIndex((rule) => rule.ref === diagnostic.rule);
+      return { path: index >= 0 ? ['rules', index] : ['rules'], problem: diagnostic.problem, fix: diagnostic.fix };
+    });
+}
