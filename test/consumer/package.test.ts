@@ -90,14 +90,19 @@ describe.each([
     expect(existsSync(path.join(app, 'node_modules', 'toolrail', 'node_modules', '@temporalio'))).toBe(false);
   });
 
-  it('runs a scripted session to its end from a plain-Node ESM script', async () => {
+  it('runs a scripted session to its end from a plain-Node ESM script, following its live feed', async () => {
     const stdout = await command(process.execPath, ['run-session.mjs'], app);
     const result = JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as {
       status: { status: string; counters: { toolCalls: number } };
       ruleState: { rules: { counts: { tool: string; count: number }[] } };
+      feed: string[];
     };
     expect(result.status).toMatchObject({ status: 'completed', counters: { toolCalls: 1 } });
     expect(result.ruleState.rules.counts).toEqual([expect.objectContaining({ tool: 'look_up_order', count: 1 })]);
+    expect(result.feed).toEqual(
+      expect.arrayContaining(['run_started', 'verdict', 'tool_started', 'tool_ended', 'run_ended']),
+    );
+    expect(result.feed.at(-1)).toBe('session_ended');
   });
 
   it('starts, follows and approves a session from a plain ESM app holding only toolrail/client, which loads no worker, bundler or test code', async () => {
@@ -134,6 +139,26 @@ describe.each([
 
   it('typechecks a TypeScript consumer against the shipped types', async () => {
     await expect(command(process.execPath, [tsc, '-p', 'tsconfig.json'], app)).resolves.toBe('');
+  });
+
+  it('prints a start input with toolrail input that the shipped JSON Schema describes', async () => {
+    const input = JSON.parse(
+      await command(
+        npx,
+        ['--no-install', 'toolrail', 'input', '--rules', 'rules.yaml', '--model', 'scripted:desk'],
+        app,
+      ),
+    ) as { rules: { format: string }; model: unknown };
+    expect(input.rules.format).toBe('toolrail.compiled-rules');
+    expect(input.model).toEqual({ provider: 'scripted', model: 'desk' });
+    const schemaPath = await command(
+      process.execPath,
+      ['-p', "require.resolve('toolrail/session-input.schema.json')"],
+      app,
+    );
+    const schema = JSON.parse(readFileSync(schemaPath.trim(), 'utf8')) as { $id: string; required: string[] };
+    expect(schema.$id).toBe('urn:toolrail:session-input');
+    expect(schema.required).toEqual(expect.arrayContaining(['rules', 'model']));
   });
 
   it('runs the toolrail command with plain node', async () => {
@@ -181,6 +206,7 @@ describe('npm pack --dry-run', () => {
         'dist/esm/client.d.mts',
         'dist/esm/testing.mjs',
         'dist/workflows/index.js',
+        'schema/session-input.schema.json',
       ]),
     );
     // The examples are built for the image, not shipped.
