@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { ContentStoreError } from '../src/store';
-import type { ContentStore } from '../src/store';
+import type { EncodedContent } from '../src/store';
 import type { AwaitStoreInput } from './types';
 import { checkSessionStore, storeFailure } from './store-failures';
 
@@ -12,11 +12,12 @@ const heartbeatEveryMs = 5_000;
 /**
  * The `awaitStore` activity: checks every `intervalMs` whether the session's store is back, and
  * resolves when it is: it is this worker's store, it takes a write (a small record in the
- * session), and it holds `key` whole when one is given. Heartbeats with the newest error; when
- * `roundMs` passed it rejects with that error, so the workflow shows it and asks again. A store that
+ * session), and it holds `key` whole and readable with this worker's payload codecs when one is
+ * given. Heartbeats with the newest error; when `roundMs` passed it rejects with that error, so the workflow shows it and asks again. A store that
  * is not this worker's rejects at once (retryable), so another worker takes the check.
  */
-export async function awaitStore(store: ContentStore, input: AwaitStoreInput): Promise<void> {
+export async function awaitStore(content: EncodedContent, input: AwaitStoreInput): Promise<void> {
+  const { store } = content;
   const { sessionId, store: expected, key, firstCheckAfterMs, intervalMs, roundMs } = input;
   const deadline = Date.now() + roundMs;
   let pause = firstCheckAfterMs;
@@ -24,7 +25,7 @@ export async function awaitStore(store: ContentStore, input: AwaitStoreInput): P
     await pauseWithHeartbeats(pause);
     try {
       await checkSessionStore(store, expected, sessionId);
-      if (key !== undefined) await store.get(sessionId, key);
+      if (key !== undefined) await content.get(sessionId, key);
       else {
         await store.putRecord(sessionId, storeCheckRecord, new TextEncoder().encode('ok'));
         await store.getRecord(sessionId, storeCheckRecord);

@@ -1,5 +1,6 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
-import type { ToolCatalog } from '../src/dispatch';
+import type { PayloadCodec } from '@temporalio/common';
+import type { ToolCatalog, ToolOutcome } from '../src/dispatch';
 import { TOOL_SEARCH_NAME, suggestName } from '../src/kernel';
 import { isRecordedCall, shouldRetryToolOutcome } from '../src/dispatch';
 import type { LanguageModelV4, ModelRequest, WorkerModels, LanguageModelRegistry } from '../src/models';
@@ -14,7 +15,7 @@ import { modelFinishOutcome } from '../src/session';
 import { buildToolCatalog, executePreparedCall, prepareToolCall } from '../src/tools';
 import type { ToolHooks, ToolRegistry } from '../src/tools';
 import { buildModelMessages, resolveContextBudget, createConversationReader } from '../src/conversation';
-import { ContentStoreError, readStoreIdentity } from '../src/store';
+import { ContentStoreError, encodedContent, readStoreIdentity } from '../src/store';
 import type { ContentStore } from '../src/store';
 import type { SessionActivities, UnknownTool } from './types';
 import { reportLateToolEnd } from './report-late-tool-end';
@@ -53,6 +54,14 @@ export interface SessionActivityDependencies {
   /** Where the sessions' conversations live (see `openContentStore`). */
   store: ContentStore;
   /**
+   * The worker's payload codecs: everything written to `store` (messages, segments, results,
+   * records) passes through them as the worker's Temporal payloads do. Read when content is written
+   * or read, so the worker may fill the array once it is created. None: stored as it is.
+   */
+  payloadCodecs?: readonly PayloadCodec[];
+  /** The worker's namespace, for the codecs' serialization context. Defaults to `default`. */
+  namespace?: string;
+  /**
    * Tool results whose rendered text is larger than this are offloaded: the full text stays in the
    * content store and the model reads a preview with its reference. In UTF-8 bytes; defaults to
    * 262 144 (256 KiB), whatever the tool's `maxResultSizeChars` (longer outputs are offloaded too).
@@ -80,7 +89,11 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
   const { registry, hooks, store } = dependencies;
   const heartbeatIntervalMs = dependencies.heartbeatIntervalMs ?? 1_000;
   const resultOffloadBytes = dependencies.resultOffloadBytes ?? 262_144;
-  const conversation = createConversationReader(store);
+  const content = encodedContent(store, {
+    ...(dependencies.payloadCodecs ? { payloadCodecs: dependencies.payloadCodecs } : {}),
+    ...(dependencies.namespace ? { namespace: dependencies.namespace } : {}),
+  });
+  const conversation = createConversationReader(content);
   const resolveModel = createModelResolver({
     ...(dependencies.models ? { models: dependencies.models } : {}),
     ...(dependencies.modelRegistry ? { modelRegistry: dependencies.modelRegistry } : {}),
@@ -210,7 +223,7 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
 
     identifyStore: () => reportingStoreFailures(() => readStoreIdentity(store)),
 
-    awaitStore: (input) => awaitStore(store, input),
+    awaitStore: (input) => awaitStore(content, input),
 
     async executeTool({ sessionId, store: sessionStore, turn, interactive, prepared, approved, rulesReadOutput }) {
       const context = Context.current();
@@ -245,10 +258,7 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       // tool that did not stop is reported as such (its outcome says it may still apply its effect).
       if (context.cancellationSignal.aborted && !stillRunning) throw context.cancellationSignal.reason;
       if (shouldRetryToolOutcome({ outcome, prepared, attempt: context.info.attempt })) {
-        throw ApplicationFailure.retryable(
-          outcome.type === 'tool-error' ? outcome.message : 'retry',
-          outcome.type === 'tool-error' ? outcome.code : 'RETRY',
-        );
+        throw retryFailure(outcome, (dependencies.payloadCodecs?.length ?? 0) > 0);
       }
       // The tool ran: from here on no store error fails the call (its result is stored, or reported unstored).
       const executed = await withHeartbeats(heartbeatIntervalMs, async () => {
@@ -264,7 +274,7 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
         // A call that runs once keeps a record of its outcome, so a completion the server never gets is not lost.
         if (isRecordedCall(prepared)) {
           const recorded = await keepTrying(
-            () => writeToolCallRecord(store, { sessionId, turn, executed: result }),
+            () => writeToolCallRecord(content, { sessionId, turn, executed: result }),
             deadline,
           );
           // The outcome still goes to the workflow; only its recovery after a lost completion is off.
@@ -292,7 +302,7 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       reportingStoreFailures(async () => {
         await checkSessionStore(store, sessionStore, sessionId);
         try {
-          return { executed: (await readToolCallRecord(store, { sessionId, turn, callId })) ?? null };
+          return { executed: (await readToolCallRecord(content, { sessionId, turn, callId })) ?? null };
         } catch (error) {
           // A record that is there but corrupt is never used: the call is reported as one that may or may not have run.
           if (error instanceof ContentStoreError && error.code === 'CONTENT_CORRUPT')
@@ -311,6 +321,18 @@ function activityDeadline(startedAt: number): number {
   const { info } = Context.current();
   const timeout = info.startToCloseTimeoutMs > 0 ? info.startToCloseTimeoutMs : 60_000;
   return startedAt + timeout - completionMarginMs;
+}
+
+/**
+ * The failure that makes Temporal retry a call. Temporal keeps a failure's message as it is (the
+ * last one lands in the history when the call completes, and the worker logs each), outside the
+ * payload codecs. So with codecs it says only the error code, not the tool's message, which may
+ * quote what the session holds; the attempt that ends the call reports its message in its result.
+ */
+function retryFailure(outcome: ToolOutcome, encoded: boolean): ApplicationFailure {
+  const type = outcome.type === 'tool-error' ? outcome.code : 'RETRY';
+  const message = outcome.type === 'tool-error' ? outcome.message : 'retry';
+  return ApplicationFailure.retryable(encoded ? `${type}: the tool failed; it is retried` : message, type);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { ContentStore } from '../src/store';
+import type { EncodedContent } from '../src/store';
 import type { ExecutedCall } from './types';
 
 /**
@@ -20,11 +20,11 @@ interface ToolCallRecord {
  * already there is kept.
  */
 export async function writeToolCallRecord(
-  store: ContentStore,
+  content: EncodedContent,
   { sessionId, turn, executed }: { sessionId: string; turn: number; executed: ExecutedCall },
 ): Promise<void> {
   const record: ToolCallRecord = { executed };
-  await store.putRecord(
+  await content.putRecord(
     sessionId,
     toolCallRecordName(turn, executed.outcome.callId),
     new TextEncoder().encode(JSON.stringify(record)),
@@ -33,18 +33,18 @@ export async function writeToolCallRecord(
 
 /** The record of a call, or `undefined` when none was written; throws when one is there but unreadable. */
 export async function readToolCallRecord(
-  store: ContentStore,
+  content: EncodedContent,
   { sessionId, turn, callId }: { sessionId: string; turn: number; callId: string },
 ): Promise<ExecutedCall | undefined> {
   const name = toolCallRecordName(turn, callId);
-  const bytes = await store.getRecord(sessionId, name);
+  const bytes = await content.getRecord(sessionId, name);
   if (bytes === undefined) return undefined;
   const record = JSON.parse(new TextDecoder().decode(bytes)) as Partial<ToolCallRecord> | null;
   const executed = record?.executed;
   const type = executed?.outcome?.type;
   if (executed === undefined || (type !== 'tool-result' && type !== 'tool-error') || executed.outcome.callId !== callId)
     throw new Error(
-      `the record ${name} of session ${JSON.stringify(sessionId)} in ${store.description} is not a call's outcome`,
+      `the record ${name} of session ${JSON.stringify(sessionId)} in ${content.store.description} is not a call's outcome`,
     );
   return executed;
 }

@@ -39,8 +39,14 @@ export type {
 } from './rules';
 
 // Where sessions' conversations live: a client reads (and writes large inputs to) the workers' store.
-export { openContentStore, DirectoryContentStore, PostgresContentStore, createExternalStorage } from './store';
-export type { ContentStore, ContentRef } from './store';
+export {
+  openContentStore,
+  DirectoryContentStore,
+  PostgresContentStore,
+  createExternalStorage,
+  encodedContent,
+} from './store';
+export type { ContentStore, ContentRef, EncodedContent, EncodedContentOptions } from './store';
 
 // The session's signals, updates, queries, statuses and views, for a plain Temporal client too.
 export {

@@ -117,9 +117,22 @@ export type {
 export type { ModelTextDelta } from '../activities';
 
 // Where sessions' conversations live.
-export { openContentStore, DirectoryContentStore, PostgresContentStore, createExternalStorage } from './store';
-export type { ContentStore, ContentRef, StoreIdentity, StoredSession } from './store';
-export { readStoreIdentity } from './store';
+export {
+  openContentStore,
+  DirectoryContentStore,
+  PostgresContentStore,
+  createExternalStorage,
+  encodedContent,
+  readStoreIdentity,
+} from './store';
+export type {
+  ContentStore,
+  ContentRef,
+  EncodedContent,
+  EncodedContentOptions,
+  StoreIdentity,
+  StoredSession,
+} from './store';
 
 // Workers.
 export { createWorker } from './worker';

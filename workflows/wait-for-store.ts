@@ -33,7 +33,8 @@ type StoreFailure = Omit<StoreProblem, 'since' | 'retries'>;
 /**
  * Runs a content-store operation of the session and waits for the store as long as it takes when it
  * fails: a store that is unavailable or full, content that is missing or corrupt (until it is
- * restored), or a worker whose store is not the session's. While it waits the session shows
+ * restored) or that this worker's payload codecs cannot decode (until a worker with the right ones
+ * reads it), or a worker whose store is not the session's. While it waits the session shows
  * `waiting_for_store` with the store's error (`store_waiting` events: the `status` and `ruleState`
  * queries, current details, `ToolrailStatus`), checks every `limits.storeRetryIntervalMs` with the
  * `awaitStore` activity (which a worker with the session's store answers), and once the store is
@@ -85,8 +86,9 @@ async function untilStoreIsBack(
 ): Promise<{ number: number; problem: StoreProblem }> {
   const { state } = session;
   const intervalMs = state.limits.storeRetryIntervalMs;
-  // Missing or corrupt content is waited for until it is back whole; otherwise until the store takes writes.
-  const restoring = failure.code === 'CONTENT_MISSING' || failure.code === 'CONTENT_CORRUPT';
+  // Missing, corrupt or undecodable content is waited for until it reads back whole; otherwise until the store takes writes.
+  const restoring =
+    failure.code === 'CONTENT_MISSING' || failure.code === 'CONTENT_CORRUPT' || failure.code === 'CONTENT_UNDECODABLE';
   const key = restoring && failure.key !== undefined && contentKey.test(failure.key) ? failure.key : undefined;
   let firstCheckAfterMs = failures <= 1 ? 0 : Math.min(intervalMs * 2 ** (failures - 1), maxRetryPauseMs);
   for (;;) {

@@ -26,7 +26,7 @@ import { readTranscript, recordedTrace } from '../tracing';
 import type { ReadToolContent } from '../tracing';
 import type { agentSession } from '../../workflows';
 import { decodeMessage } from '../conversation';
-import type { ContentRef, ContentStore } from '../store';
+import type { ContentRef, EncodedContent } from '../store';
 import { followSessionFeed } from './session-feed';
 import type { SessionEventsOptions } from './session-feed';
 import { SentMessage } from './sent-message';
@@ -36,12 +36,13 @@ export class SessionHandle {
   /** The session id, which is the workflow id. */
   readonly sessionId: string;
   readonly workflow: WorkflowHandle<typeof agentSession>;
-  readonly #contentStore: ContentStore | undefined;
+  readonly #content: EncodedContent | undefined;
 
-  constructor(workflow: WorkflowHandle<typeof agentSession>, contentStore?: ContentStore) {
+  /** @param content The workers' content store through the client's payload codecs (see `encodedContent`). */
+  constructor(workflow: WorkflowHandle<typeof agentSession>, content?: EncodedContent) {
     this.workflow = workflow;
     this.sessionId = workflow.workflowId;
-    this.#contentStore = contentStore;
+    this.#content = content;
   }
 
   /**
@@ -136,10 +137,10 @@ export class SessionHandle {
       cursor = page.next;
     }
     if (!full) return entries;
-    const store = this.#contentStore;
-    if (store === undefined)
+    const content = this.#content;
+    if (content === undefined)
       throw new Error('transcript({ full: true }) needs the content store: pass contentStore to the ToolrailClient');
-    return Promise.all(entries.map((entry) => withFullText(store, this.sessionId, entry)));
+    return Promise.all(entries.map((entry) => withFullText(content, this.sessionId, entry)));
   }
 
   /**
@@ -150,7 +151,7 @@ export class SessionHandle {
    */
   async exportTrace({ readToolContent }: { readToolContent?: ReadToolContent } = {}): Promise<Trace> {
     // Whole results from the content store when the client has it (rules may read a result's full output).
-    const full = this.#contentStore !== undefined;
+    const full = this.#content !== undefined;
     const [entries, state] = await Promise.all([this.transcript({ full }), this.ruleState()]);
     const catalog = [...state.rules.visible, ...state.rules.hidden.map(({ tool }) => tool)];
     const events = await readTranscript(entries, readToolContent);
@@ -187,7 +188,7 @@ export class SessionHandle {
    * `undefined` when the client has no content store (`contentStore` of the `ToolrailClient`).
    */
   readText(ref: ContentRef): Promise<string | undefined> {
-    return readAssistantText(this.#contentStore, this.sessionId, ref);
+    return readAssistantText(this.#content, this.sessionId, ref);
   }
 
   /** Waits for the session to end and returns its final status. */
@@ -198,19 +199,23 @@ export class SessionHandle {
 
 /** The whole text of a stored assistant message, when the client has the content store. */
 async function readAssistantText(
-  store: ContentStore | undefined,
+  content: EncodedContent | undefined,
   sessionId: string,
   ref: ContentRef,
 ): Promise<string | undefined> {
-  if (store === undefined) return undefined;
-  const message = decodeMessage(await store.get(sessionId, ref.key));
+  if (content === undefined) return undefined;
+  const message = decodeMessage(await content.get(sessionId, ref.key));
   return message.role === 'assistant' ? message.text : undefined;
 }
 
 /** The entry with its preview replaced by the whole text of the message it references. */
-async function withFullText(store: ContentStore, sessionId: string, entry: TranscriptEntry): Promise<TranscriptEntry> {
+async function withFullText(
+  content: EncodedContent,
+  sessionId: string,
+  entry: TranscriptEntry,
+): Promise<TranscriptEntry> {
   if (!('ref' in entry) || entry.ref === undefined) return entry;
-  const message = decodeMessage(await store.get(sessionId, entry.ref.key));
+  const message = decodeMessage(await content.get(sessionId, entry.ref.key));
   if (entry.kind === 'user' && message.role === 'user') return { ...entry, text: message.text };
   if (entry.kind === 'tool' && message.role === 'tool') return { ...entry, content: message.content };
   if (entry.kind === 'model' && message.role === 'assistant' && message.text !== undefined)

@@ -14,7 +14,8 @@ import { ModelError, ModelErrorCode, parseModelSettings } from '../models';
 import { agentSession } from '../../workflows';
 import { SessionHandle } from './session-handle';
 import type { SentMessage } from './sent-message';
-import type { ContentStore } from '../store';
+import type { ContentStore, EncodedContent } from '../store';
+import { encodedContent } from '../store';
 import { tracedClient } from '../tracing';
 import { encodeMessage } from '../conversation';
 import type { TracingOptions } from '../tracing';
@@ -76,9 +77,12 @@ export class ToolrailClient {
   readonly taskQueue: string;
   /** The content store the sessions' workers use, for full transcripts; see `openContentStore`. */
   readonly contentStore: ContentStore | undefined;
+  /** `contentStore` through the payload codecs of `client`'s data converter. */
+  readonly #content: EncodedContent | undefined;
 
   /**
-   * @param client A Temporal client.
+   * @param client A Temporal client. The payload codecs of its data converter also decode what the
+   *   client reads from the content store, as the workers' encode what they write.
    * @param taskQueue Task queue of the workers that run sessions. Defaults to `toolrail`.
    * @param contentStore The workers' content store, to read whole messages (`transcript({ full: true })`).
    * @param tracing OpenTelemetry spans of the client's calls (start, signal, query…), parents of the
@@ -98,17 +102,26 @@ export class ToolrailClient {
     this.temporal = tracing ? tracedClient(client, tracing) : client;
     this.taskQueue = taskQueue;
     this.contentStore = contentStore;
+    this.#content =
+      contentStore &&
+      encodedContent(contentStore, {
+        payloadCodecs: client.options.loadedDataConverter.payloadCodecs,
+        namespace: client.options.namespace,
+      });
   }
 
   /**
    * Starts a session (a workflow) and returns its handle. The input is checked first, with the
    * schema the workflow checks it with, and nothing starts when it is bad: model settings that do
-   * not validate throw a `ModelError` `CONFIGURATION` naming each problem; any other problem a
-   * {@link SessionInputError} listing every one. A first message over 128 KiB is written to the
-   * content store first (when the client has it) and the session gets its reference.
+   * not validate throw a `ModelError` `CONFIGURATION` naming each problem; a `model.baseUrl` that
+   * carries credentials is refused (the input is kept in the workflow's history: API keys belong in
+   * the worker's environment, `model.apiKeyEnv`); any other problem a {@link SessionInputError}
+   * listing every one. A first message over 128 KiB is written to the content store first (when the
+   * client has it, through the client's payload codecs) and the session gets its reference.
    */
   async startSession({ sessionId, taskQueue, ...options }: StartSessionOptions): Promise<SessionHandle> {
     refuseInvalidModelSettings(options.model);
+    refuseCredentialsInUrl(options.model);
     const checked = checkSessionInput(options);
     if (!checked.ok) throw new SessionInputError(checked.problems);
     const input = checked.input;
@@ -117,12 +130,11 @@ export class ToolrailClient {
     let args: SessionInput = input;
     if (
       firstMessage !== undefined &&
-      this.contentStore &&
+      this.#content &&
       Buffer.byteLength(firstMessage, 'utf8') > inlineFirstMessageBytes
     ) {
       const { ref, bytes } = encodeMessage({ role: 'user', text: firstMessage });
-      await this.contentStore.put(workflowId, ref.key, bytes);
-      args = { ...rest, firstMessageRef: ref };
+      args = { ...rest, firstMessageRef: { ...ref, key: await this.#content.put(workflowId, bytes) } };
     }
     const handle = await this.temporal.workflow.start(agentSession, {
       taskQueue: taskQueue ?? this.taskQueue,
@@ -131,7 +143,7 @@ export class ToolrailClient {
       typedSearchAttributes: [{ key: toolrailStatusKey, value: 'idle' }],
       staticSummary: `toolrail session (${modelLabel(input.model)})`,
     });
-    return new SessionHandle(handle, this.contentStore);
+    return new SessionHandle(handle, this.#content);
   }
 
   /**
@@ -151,6 +163,7 @@ export class ToolrailClient {
   }: SendOrStartOptions): Promise<{ session: SessionHandle; message: SentMessage }> {
     // Checked as startSession checks it, even when the session exists.
     refuseInvalidModelSettings(input.model);
+    refuseCredentialsInUrl(input.model);
     const checked = checkSessionInput(input);
     if (!checked.ok) throw new SessionInputError(checked.problems);
     const startWorkflowOperation = new WithStartWorkflowOperation(agentSession, {
@@ -172,7 +185,7 @@ export class ToolrailClient {
 
   /** The handle of an existing session. */
   getSession(sessionId: string): SessionHandle {
-    return new SessionHandle(this.temporal.workflow.getHandle<typeof agentSession>(sessionId), this.contentStore);
+    return new SessionHandle(this.temporal.workflow.getHandle<typeof agentSession>(sessionId), this.#content);
   }
 
   /**
@@ -204,6 +217,17 @@ export class ToolrailClient {
     }
     return sessions;
   }
+}
+
+/** Throws when the model's `baseUrl` holds a user name or password; the error does not repeat them. */
+function refuseCredentialsInUrl(model: SessionInput['model']): void {
+  const baseUrl = 'baseUrl' in model ? model.baseUrl : undefined;
+  if (baseUrl === undefined || !URL.canParse(baseUrl)) return;
+  const url = new URL(baseUrl);
+  if (url.username === '' && url.password === '') return;
+  throw new Error(
+    `model.baseUrl must not carry credentials (${url.protocol}//***@${url.host}): the session input is stored in its history; give the API key to the worker in the environment variable named by model.apiKeyEnv`,
+  );
 }
 
 /** The list query's filter for one status (see {@link ToolrailClient.listSessions}). */

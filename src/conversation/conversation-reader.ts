@@ -1,5 +1,5 @@
 import type { ConversationMessage } from '../models';
-import type { ContentStore } from '../store';
+import type { EncodedContent } from '../store';
 import type { ConversationLog, MessageRef } from '../session';
 import { decodeMessage, decodeSegment, encodeMessage, encodeSegment } from './encode-message';
 
@@ -9,19 +9,24 @@ export interface ConversationReader {
   readLog(sessionId: string, log: ConversationLog): Promise<MessageRef[]>;
   /** The messages `refs` point to, in order. */
   readMessages(sessionId: string, refs: readonly MessageRef[]): Promise<ConversationMessage[]>;
-  /** Writes messages (idempotent: the same message has the same key) and returns their references, in order. */
+  /**
+   * Writes messages and returns their references, in order. Idempotent without payload codecs (the
+   * same message has the same key); a codec that encrypts with a fresh nonce stores a rewrite (a
+   * retried activity) as a second copy under a new key, which goes with the session on prune.
+   */
   storeMessages(sessionId: string, messages: readonly ConversationMessage[]): Promise<MessageRef[]>;
   /** Seals the log's tail into a segment; returns the log with that segment as its head and an empty tail. */
   sealTail(sessionId: string, log: ConversationLog): Promise<ConversationLog>;
 }
 
 /**
- * A conversation reader over `store`. Content is immutable, so segments and messages read once stay
- * in an in-process cache (least recently used first out, at most `cacheBytes`, default 64 MiB):
- * the model call at call 1,000 reads only what is new since the last one.
+ * A conversation reader over `content` (a content store through the user's payload codecs, if
+ * any). Content is immutable, so segments and messages read once stay in an in-process cache
+ * (least recently used first out, at most `cacheBytes`, default 64 MiB): the model call at call
+ * 1,000 reads only what is new since the last one.
  */
 export function createConversationReader(
-  store: ContentStore,
+  content: EncodedContent,
   { cacheBytes = 64 * 1024 * 1024 } = {},
 ): ConversationReader {
   const cache = new ByteBoundedCache(cacheBytes);
@@ -33,7 +38,7 @@ export function createConversationReader(
     const cacheKey = `${sessionId}\u0000${key}`;
     const cached = cache.get(cacheKey) as { previous: string | null; entries: MessageRef[] } | undefined;
     if (cached) return cached;
-    const bytes = await store.get(sessionId, key);
+    const bytes = await content.get(sessionId, key);
     const segment = decodeSegment(bytes);
     const value = { previous: segment.previous?.key ?? null, entries: segment.entries };
     cache.set(cacheKey, value, bytes.length);
@@ -56,7 +61,7 @@ export function createConversationReader(
           const cacheKey = `${sessionId}\u0000${key}`;
           const cached = cache.get(cacheKey) as ConversationMessage | undefined;
           if (cached) return cached;
-          const bytes = await store.get(sessionId, key);
+          const bytes = await content.get(sessionId, key);
           const message = decodeMessage(bytes);
           cache.set(cacheKey, message, bytes.length);
           return message;
@@ -65,16 +70,20 @@ export function createConversationReader(
     },
     async storeMessages(sessionId, messages) {
       const encoded = messages.map(encodeMessage);
-      await Promise.all(encoded.map(({ ref, bytes }) => store.put(sessionId, ref.key, bytes)));
+      const keys = await Promise.all(encoded.map(({ bytes }) => content.put(sessionId, bytes)));
+      const refs = encoded.map(({ ref }, index): MessageRef => {
+        const { role, bytes, preview } = ref;
+        return { role, key: keys[index] as string, bytes, preview };
+      });
       // What this worker wrote, the next model call on it reads without a round trip to the store.
-      for (const { ref, bytes } of encoded)
-        cache.set(`${sessionId}\u0000${ref.key}`, decodeMessage(bytes), bytes.length);
-      return encoded.map(({ ref }) => ref);
+      for (const [index, { bytes }] of encoded.entries())
+        cache.set(`${sessionId}\u0000${keys[index] as string}`, decodeMessage(bytes), bytes.length);
+      return refs;
     },
     async sealTail(sessionId, log) {
       if (log.tail.length === 0) return log;
-      const { key, bytes } = encodeSegment({ previous: log.head, entries: log.tail });
-      await store.put(sessionId, key, bytes);
+      const bytes = encodeSegment({ previous: log.head, entries: log.tail });
+      const key = await content.put(sessionId, bytes);
       return { head: { key, bytes: bytes.length, preview: '' }, tail: [], count: log.count, bytes: log.bytes };
     },
   };

@@ -1,23 +1,18 @@
 import type { ConversationMessage } from '../models';
-import { previewChars, sha256Hex } from '../store';
+import { previewChars } from '../store';
 import type { ConversationSegment, MessageRef } from '../session';
 import { previewOf } from '../kernel';
 
-/** A message as stored: its reference and its bytes (UTF-8 JSON, whose SHA-256 is the key). */
+/** A message to store: its bytes (UTF-8 JSON) and what its reference says besides the key the store gives it. */
 export interface EncodedMessage {
-  ref: MessageRef;
+  ref: Omit<MessageRef, 'key'>;
   bytes: Uint8Array;
 }
 
-/** Encodes a message for the content store, with its reference (key, size, preview of its text). */
+/** Encodes a message for the content store, with its reference but the key (role, size, preview of its text). */
 export function encodeMessage(message: ConversationMessage): EncodedMessage {
   const bytes = Buffer.from(JSON.stringify(message), 'utf8');
-  const ref: MessageRef = {
-    role: message.role,
-    key: sha256Hex(bytes),
-    bytes: bytes.length,
-    preview: previewOf(textOf(message), previewChars),
-  };
+  const ref = { role: message.role, bytes: bytes.length, preview: previewOf(textOf(message), previewChars) };
   return { ref, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
 }
 
@@ -28,10 +23,10 @@ export function decodeMessage(bytes: Uint8Array): ConversationMessage {
   return value;
 }
 
-/** Encodes a sealed segment of the log. */
-export function encodeSegment(segment: ConversationSegment): { key: string; bytes: Uint8Array } {
+/** Encodes a sealed segment of the log (UTF-8 JSON). */
+export function encodeSegment(segment: ConversationSegment): Uint8Array {
   const bytes = Buffer.from(JSON.stringify(segment), 'utf8');
-  return { key: sha256Hex(bytes), bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) };
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /** Decodes a stored segment; throws when the bytes are not one. */

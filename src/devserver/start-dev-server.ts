@@ -15,6 +15,11 @@ export interface StartDevServerOptions {
   ui?: boolean;
   /** Web UI port. Defaults to a free port. */
   uiPort?: number;
+  /**
+   * A codec server the Web UI decodes payloads through (`--ui-codec-endpoint`), for sessions whose
+   * workers encode with payload codecs. Defaults to none.
+   */
+  uiCodecEndpoint?: string;
   /** SQLite file to persist to. Defaults to in-memory (nothing survives a restart). */
   dbFilename?: string;
   /** Namespace to create besides `default`. Defaults to `default`. */
@@ -70,6 +75,7 @@ export async function startDevServer(options: StartDevServerOptions = {}): Promi
     '--log-level',
     options.logLevel ?? 'error',
     ...(uiPort === undefined ? ['--headless'] : ['--ui-port', String(uiPort), '--ui-ip', host]),
+    ...(uiPort !== undefined && options.uiCodecEndpoint ? ['--ui-codec-endpoint', options.uiCodecEndpoint] : []),
     ...(options.dbFilename ? ['--db-filename', options.dbFilename] : []),
     ...searchAttributeFlags(toolrailSearchAttributes),
     ...Object.entries(options.dynamicConfig ?? {}).flatMap(([key, value]) => [
@@ -122,10 +128,13 @@ async function startWithSdkDownload(
       ...(options.uiPort === undefined ? {} : { uiPort: options.uiPort }),
       ...(options.dbFilename ? { dbFilename: options.dbFilename } : {}),
       searchAttributes: [...toolrailSearchAttributes],
-      extraArgs: Object.entries(options.dynamicConfig ?? {}).flatMap(([key, value]) => [
-        '--dynamic-config-value',
-        `${key}=${JSON.stringify(value)}`,
-      ]),
+      extraArgs: [
+        ...Object.entries(options.dynamicConfig ?? {}).flatMap(([key, value]) => [
+          '--dynamic-config-value',
+          `${key}=${JSON.stringify(value)}`,
+        ]),
+        ...(ui && options.uiCodecEndpoint ? ['--ui-codec-endpoint', options.uiCodecEndpoint] : []),
+      ],
     },
   });
   let stopped: Promise<void> | undefined;

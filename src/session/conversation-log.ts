@@ -30,7 +30,7 @@ export interface ConversationLog {
 
 /**
  * A sealed segment as stored (JSON): the segment before it, if any, and its entries, oldest first.
- * Its key is the SHA-256 of that JSON.
+ * Its key is the SHA-256 of the bytes stored: that JSON, or its encoded form with payload codecs.
  */
 export interface ConversationSegment {
   previous: ContentRef | null;

@@ -5,13 +5,16 @@ import type { SessionStatus } from './session-status';
  * The failure types of content-store problems, as the activities report them (`ApplicationFailure`
  * types) and the session shows them: the store cannot be reached or written (`STORE_UNAVAILABLE`),
  * this worker has another store than the session (`STORE_MISMATCH`), content the session needs is
- * gone (`CONTENT_MISSING`) or changed (`CONTENT_CORRUPT`). The session waits on each of them.
+ * gone (`CONTENT_MISSING`), changed (`CONTENT_CORRUPT`) or cannot be decoded by this worker's payload
+ * codecs (`CONTENT_UNDECODABLE`: written without codecs, with others or with another key). The
+ * session waits on each of them.
  */
 export const StoreFailureType = {
   STORE_UNAVAILABLE: 'STORE_UNAVAILABLE',
   STORE_MISMATCH: 'STORE_MISMATCH',
   CONTENT_MISSING: 'CONTENT_MISSING',
   CONTENT_CORRUPT: 'CONTENT_CORRUPT',
+  CONTENT_UNDECODABLE: 'CONTENT_UNDECODABLE',
 } as const;
 
 /** One of the {@link StoreFailureType} values. */
@@ -40,7 +43,7 @@ export interface StoreProblem {
   message: string;
   /** The store that failed, when known. */
   store?: string;
-  /** The missing or corrupt key, for `CONTENT_MISSING` and `CONTENT_CORRUPT`. */
+  /** The missing, corrupt or undecodable key, for the `CONTENT_*` codes. */
   key?: string;
   /** When the wait began (epoch milliseconds, workflow time). */
   since: number;

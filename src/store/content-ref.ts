@@ -3,7 +3,10 @@
  * content store, its size and a short preview. Plain JSON, safe in workflow code.
  */
 export interface ContentRef {
-  /** SHA-256 of the content's UTF-8 bytes, lower-case hex: the key it is stored under. */
+  /**
+   * The key it is stored under: the SHA-256 (lower-case hex) of the bytes stored, which are the
+   * content's UTF-8 bytes, or with payload codecs their encoded form (see `encodedContent`).
+   */
   key: string;
   /** Size of the content in UTF-8 bytes. */
   bytes: number;

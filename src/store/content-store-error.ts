@@ -1,11 +1,17 @@
 /**
  * Why a content store operation failed: the content is not there (`CONTENT_MISSING`) or its bytes
- * changed (`CONTENT_CORRUPT`); the store cannot be reached or written now (`STORE_UNAVAILABLE`:
+ * changed (`CONTENT_CORRUPT`) or this process's payload codecs cannot decode it (`CONTENT_UNDECODABLE`:
+ * written without codecs, with others, or with another key); the store cannot be reached or written now (`STORE_UNAVAILABLE`:
  * transient); the session belongs to another store (`STORE_MISMATCH`); the store spec or a key is
  * unusable (`INVALID_STORE`).
  */
 export type ContentStoreErrorCode =
-  'CONTENT_MISSING' | 'CONTENT_CORRUPT' | 'STORE_UNAVAILABLE' | 'STORE_MISMATCH' | 'INVALID_STORE';
+  | 'CONTENT_MISSING'
+  | 'CONTENT_CORRUPT'
+  | 'CONTENT_UNDECODABLE'
+  | 'STORE_UNAVAILABLE'
+  | 'STORE_MISMATCH'
+  | 'INVALID_STORE';
 
 /** A content store failure naming the store, the session and the key, with what to do about it. */
 export class ContentStoreError extends Error {
@@ -45,6 +51,24 @@ export class ContentStoreError extends Error {
       'CONTENT_CORRUPT',
       `Content ${key} of session ${JSON.stringify(sessionId)} in ${store} is corrupt (its bytes hash to ${actual}): restore it from a backup of the store.`,
       { store, sessionId, key },
+    );
+  }
+
+  /**
+   * Content the payload codecs configured here cannot turn back into what was written: stored
+   * without codecs while codecs are configured, or the other way round, or by other codecs.
+   */
+  static undecodable(
+    store: string,
+    sessionId: string,
+    key: string,
+    reason: string,
+    cause?: unknown,
+  ): ContentStoreError {
+    return new ContentStoreError(
+      'CONTENT_UNDECODABLE',
+      `Content ${key} of session ${JSON.stringify(sessionId)} in ${store} cannot be read: ${reason}.`,
+      { store, sessionId, key, ...(cause === undefined ? {} : { cause }) },
     );
   }
 

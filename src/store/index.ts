@@ -4,6 +4,8 @@ export type { ContentStore, StoreIdentity, StoredSession } from './content-store
 export { readStoreIdentity } from './content-store';
 export type { ContentStoreErrorCode } from './content-store-error';
 export { ContentStoreError, redactSecrets } from './content-store-error';
+export type { EncodedContent, EncodedContentOptions } from './encoded-content';
+export { encodedContent } from './encoded-content';
 export { DirectoryContentStore, sessionDirectoryName } from './directory-content-store';
 export { contentRefOf, sha256Hex } from './hash-content';
 export { contentStoreEnv, defaultContentDirectory, openContentStore } from './open-content-store';

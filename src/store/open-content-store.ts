@@ -25,19 +25,20 @@ export function openContentStore(spec?: string): ContentStore {
   if (/^file:/i.test(chosen)) {
     try {
       return new DirectoryContentStore(fileURLToPath(chosen));
-    } catch (error) {
-      throw invalid(chosen, error);
+    } catch {
+      // Not the URL parser's error as the cause: it carries the whole spec, a password included.
+      throw invalid(chosen);
     }
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(chosen)) throw invalid(chosen);
   return new DirectoryContentStore(path.resolve(chosen));
 }
 
-function invalid(spec: string, cause?: unknown): ContentStoreError {
+/** The error for a spec that names no store: it shows the spec's scheme only, never the rest (credentials). */
+function invalid(spec: string): ContentStoreError {
   const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(spec)?.[0] ?? spec;
   return new ContentStoreError(
     'INVALID_STORE',
     `Content store ${JSON.stringify(scheme)}… is not supported: use postgres://user@host/db, file:///absolute/dir or a directory path (set ${contentStoreEnv} or pass --store).`,
-    cause === undefined ? {} : { cause },
   );
 }

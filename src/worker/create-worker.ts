@@ -1,5 +1,6 @@
 import { Runtime, Worker } from '@temporalio/worker';
 import type { NativeConnection, WorkerOptions, WorkflowBundle } from '@temporalio/worker';
+import type { PayloadCodec } from '@temporalio/common';
 import { createModelTextFeed, createSessionActivities } from '../../activities';
 import type { ModelTextDelta } from '../../activities';
 import type { LanguageModelRegistry, LanguageModelV4, WorkerModels } from '../models';
@@ -77,7 +78,10 @@ export interface CreateWorkerOptions {
   resultOffloadBytes?: number;
   /** Pre-bundled workflow code; by default toolrail's workflows are bundled once per process. */
   workflowBundle?: WorkflowBundle;
-  /** Any other Temporal worker option (tuning, interceptors, identity). */
+  /**
+   * Any other Temporal worker option (tuning, interceptors, identity). `dataConverter.payloadCodecs`
+   * (e.g. an encryption codec) also encode everything the worker writes to the content store.
+   */
   workerOptions?: Partial<Omit<WorkerOptions, 'connection' | 'namespace' | 'taskQueue' | 'activities'>>;
 }
 
@@ -94,14 +98,20 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
       : new Map(Object.entries((options.scriptedModels ?? {}) as Record<string, LanguageModelV4>));
   const store =
     typeof options.contentStore === 'object' ? options.contentStore : openContentStore(options.contentStore);
+  const namespace = options.namespace ?? 'default';
   Runtime.instance().logger.info(
     `toolrail worker on task queue ${options.taskQueue ?? 'toolrail'}: content store ${store.description}`,
   );
+  // The worker's own payload codecs (its data converter's, plugins' included) also encode what the
+  // activities write to the content store; filled in once the worker has loaded them, before any task runs.
+  const payloadCodecs: PayloadCodec[] = [];
   const activities = {
     ...createSessionActivities({
       registry,
       scriptedModels,
       store,
+      payloadCodecs,
+      namespace,
       ...(options.models ? { models: options.models } : {}),
       ...(options.modelRegistry ? { modelRegistry: options.modelRegistry } : {}),
       ...(options.env ? { env: options.env } : {}),
@@ -113,9 +123,9 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
     }),
   };
   const tracing = options.tracing ? workerTracingOptions(options.tracing) : undefined;
-  return Worker.create({
+  const worker = await Worker.create({
     connection: options.connection,
-    namespace: options.namespace ?? 'default',
+    namespace,
     taskQueue: options.taskQueue ?? 'toolrail',
     workflowBundle:
       options.workflowBundle ?? (await (tracing ? bundleTracedSessionWorkflows() : bundleSessionWorkflows())),
@@ -127,6 +137,9 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
     defaultHeartbeatThrottleInterval: '500 milliseconds',
     ...options.workerOptions,
     // Payloads over 256 KiB (a big first message, a big user message) travel as claims on the content store.
+    // Claims hold payloads the codecs already encoded: the driver stores them as they are.
     dataConverter: { ...options.workerOptions?.dataConverter, externalStorage: createExternalStorage(store) },
   });
+  payloadCodecs.push(...worker.options.loadedDataConverter.payloadCodecs);
+  return worker;
 }

@@ -90,11 +90,15 @@ describe.each([
     expect(existsSync(path.join(app, 'node_modules', 'toolrail', 'node_modules', '@temporalio'))).toBe(false);
   });
 
-  it('runs a scripted session to its end from a plain-Node ESM script, following its live feed', async () => {
+  it('runs a scripted session to its end from a plain-Node ESM script, encrypted by its payload codec, following its live feed, and reads it with the CLI and the codec module', async () => {
     const stdout = await command(process.execPath, ['run-session.mjs'], app);
     const result = JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as {
       status: { status: string; counters: { toolCalls: number } };
       ruleState: { rules: { counts: { tool: string; count: number }[] } };
+      cli: { code: number; userText: string };
+      refused: { code: number; stderr: string };
+      storedItems: number;
+      plaintextInStore: boolean;
       feed: string[];
     };
     expect(result.status).toMatchObject({ status: 'completed', counters: { toolCalls: 1 } });
@@ -103,6 +107,11 @@ describe.each([
       expect.arrayContaining(['run_started', 'verdict', 'tool_started', 'tool_ended', 'run_ended']),
     );
     expect(result.feed.at(-1)).toBe('session_ended');
+    expect(result.cli).toEqual({ code: 0, userText: 'Where is ORD-1?' });
+    expect(result.refused.code).toBe(1);
+    expect(result.refused.stderr).toContain('--codec-module FILE or TOOLRAIL_CODEC_MODULE');
+    expect(result.storedItems).toBeGreaterThanOrEqual(4);
+    expect(result.plaintextInStore).toBe(false);
   });
 
   it('starts, follows and approves a session from a plain ESM app holding only toolrail/client, which loads no worker, bundler or test code', async () => {

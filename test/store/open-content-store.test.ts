@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { inspect } from 'node:util';
 import { expect, it } from 'vitest';
 import { ContentStoreError } from '../../src/store/content-store-error';
 import { openContentStore } from '../../src/store/open-content-store';
@@ -26,5 +27,28 @@ it('rejects an unknown scheme as an invalid store, saying what works', () => {
     expect(error).toBeInstanceOf(ContentStoreError);
     expect((error as ContentStoreError).code).toBe('INVALID_STORE');
     expect((error as Error).message).toContain('postgres://');
+  }
+});
+
+it('never shows a password given in a store spec, in its description or in its errors', async () => {
+  const secret = 'pw-never-shown';
+  for (const spec of [
+    `postgres://me:${secret}@db.example/toolrail`,
+    `postgres://db.example/toolrail?user=me&password=${secret}`,
+    `postgres://me:${secret}@db.example:notaport/toolrail`,
+  ]) {
+    const store = openContentStore(spec);
+    expect(store.description).not.toContain(secret);
+    await store.close();
+  }
+  for (const spec of [`file://me:${secret}@host/dir`, `s3://me:${secret}@bucket`]) {
+    try {
+      openContentStore(spec);
+      throw new Error(`expected ${spec} to be refused`);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ContentStoreError);
+      // What a logger prints of the error, its cause included.
+      expect(inspect(error, { depth: 5 })).not.toContain(secret);
+    }
   }
 });

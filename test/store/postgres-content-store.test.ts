@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import pg from 'pg';
 import { afterAll, expect, inject, it } from 'vitest';
 import { ContentStoreError } from '../../src/store/content-store-error';
@@ -45,6 +46,20 @@ it('reports an unreachable server as unavailable, naming the store but not the p
     expect(failure.code).toBe('STORE_UNAVAILABLE');
     expect(failure.message).toContain(`postgres:toolrail@127.0.0.1:${port}/content`);
     expect(failure.message).not.toContain('s3cret-pw');
+  } finally {
+    await store.close();
+  }
+});
+
+it('reports a connection string it cannot read without showing it, the error and its cause included', async () => {
+  const store = new PostgresContentStore('postgres://toolrail:s3cret-pw@db.example:notaport/content');
+  const { ref, bytes } = contentRefOf('nowhere');
+  try {
+    await store.put('s1', ref.key, bytes);
+    throw new Error('expected a rejection');
+  } catch (error) {
+    expect((error as ContentStoreError).code).toBe('STORE_UNAVAILABLE');
+    expect(inspect(error, { depth: 5 })).not.toContain('s3cret-pw');
   } finally {
     await store.close();
   }

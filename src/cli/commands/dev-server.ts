@@ -4,13 +4,15 @@ import type { CliCommand } from '../cli-command';
 import { ExitCode } from '../cli-command';
 import { waitForShutdownSignal } from '../wait-for-shutdown-signal';
 
-const usage = `Usage: toolrail dev-server [--port N] [--ui-port N] [--headless] [--db-filename FILE] [--namespace NS]
+const usage = `Usage: toolrail dev-server [--port N] [--ui-port N] [--headless] [--ui-codec-endpoint URL] [--db-filename FILE] [--namespace NS]
 
 Starts the Temporal dev server (finding or building the pinned \`temporal\` CLI first) with
 toolrail's search attributes registered, and runs until Ctrl-C.
   --port N           frontend gRPC port (default 7233)
   --ui-port N        Web UI port (default 8233)
   --headless         no Web UI
+  --ui-codec-endpoint URL
+                     a codec server the Web UI decodes payloads through (see examples/payload-codec)
   --db-filename F    persist to this SQLite file (default: in memory)
   --namespace NS     namespace (default: default)
   --provision-only   find or build the CLI, print its path, and exit`;
@@ -25,6 +27,7 @@ export const devServerCommand: CliCommand = {
         port: { type: 'string', default: '7233' },
         'ui-port': { type: 'string', default: '8233' },
         headless: { type: 'boolean', default: false },
+        'ui-codec-endpoint': { type: 'string' },
         'db-filename': { type: 'string' },
         namespace: { type: 'string', default: 'default' },
         'provision-only': { type: 'boolean', default: false },
@@ -49,6 +52,7 @@ export const devServerCommand: CliCommand = {
       uiPort: Number(values['ui-port']),
       namespace: values.namespace,
       ...(values['db-filename'] ? { dbFilename: values['db-filename'] } : {}),
+      ...(values['ui-codec-endpoint'] ? { uiCodecEndpoint: values['ui-codec-endpoint'] } : {}),
       onProgress,
     });
     process.stdout.write(`Temporal dev server: ${server.address} (namespace ${server.namespace})\n`);

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
+import type { LogLevel } from '@temporalio/worker';
 import { createWorker, readWorkerModule } from '../../worker';
 import { openContentStore, readStoreIdentity } from '../../store';
 import type { ContentStore } from '../../store';
@@ -7,10 +8,15 @@ import type { CliCommand } from '../cli-command';
 import { ExitCode } from '../cli-command';
 import { connectionFlags, connectionFlagsHelp } from '../connection/connection-flags';
 import { resolveConnection } from '../connection/resolve-connection';
+import { loadCodecModule } from '../connection/load-codec-module';
+import { reportBadInput } from '../report-bad-input';
+import { importUserModule } from '../import-user-module';
 import { parseCommandArgs } from '../parse-command-args';
 import { checkWorkerHealth, keepHealthFile } from '../worker-health';
 
-const usage = `Usage: toolrail worker --module FILE [--health-file FILE] [connection flags]
+const logLevels: readonly LogLevel[] = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'];
+
+const usage = `Usage: toolrail worker --module FILE [--codec-module FILE] [--log-level LEVEL] [--health-file FILE] [connection flags]
        toolrail worker --health [--health-file FILE] [connection flags]
 
 Runs a worker that executes toolrail sessions on the task queue, with the tools and models of
@@ -18,9 +24,11 @@ FILE, a module whose default export is { tools, models?, modelRegistry?, scripte
 (tools: a list, or a ToolRegistry, e.g. one MCP servers keep their tools in). Start more workers
 on the same task queue to scale out: every worker of a task queue must use the same content store
 (TOOLRAIL_CONTENT_STORE: a postgres:// URL for workers on several machines; the default directory
-store .toolrail/content is for one machine). It prints the store it uses. Ctrl-C drains running
-tasks and stops.
+store .toolrail/content is for one machine). It prints the store it uses (never its password).
+With --codec-module (TOOLRAIL_CODEC_MODULE), its payloadCodecs encode the worker's Temporal
+payloads and everything it writes to the content store. Ctrl-C drains running tasks and stops.
 
+  --log-level LEVEL    ${logLevels.join('|')} (TOOLRAIL_LOG_LEVEL, default WARN)
   --health-file FILE   keep FILE telling the worker's state, rewritten every 10 s and removed at
                        shutdown (TOOLRAIL_WORKER_HEALTH_FILE; the container image sets it)
   --health             check the worker that keeps the health file instead of running one: exits 0
@@ -40,6 +48,7 @@ export const workerCommand: CliCommand = {
       {
         ...connectionFlags,
         module: { type: 'string' },
+        'log-level': { type: 'string' },
         health: { type: 'boolean' },
         'health-file': { type: 'string' },
       },
@@ -62,11 +71,13 @@ export const workerCommand: CliCommand = {
       process.stderr.write('toolrail worker: give --module FILE (see --help)\n');
       return ExitCode.badInput;
     }
-    Runtime.install({ logger: new DefaultLogger('WARN') });
+    const level = (parsed.values['log-level'] ?? process.env.TOOLRAIL_LOG_LEVEL ?? 'WARN').toUpperCase();
+    if (!logLevels.includes(level as LogLevel))
+      return reportBadInput(`toolrail worker: --log-level must be one of ${logLevels.join(', ')}`);
+    Runtime.install({ logger: new DefaultLogger(level as LogLevel) });
     const file = path.resolve(parsed.values.module);
-    // By path, not file URL: in the compiled (CommonJS) CLI this import() is a require(), which
-    // loads CommonJS and ES modules alike (Node 22.12+), but takes no URL.
-    const module = readWorkerModule(await import(file), file);
+    const module = readWorkerModule(await importUserModule(file), file);
+    const payloadCodecs = await loadCodecModule(parsed.values['codec-module']);
     const settings = resolveConnection(parsed.values);
     const store = openContentStore();
     const connection = await NativeConnection.connect({
@@ -86,12 +97,13 @@ export const workerCommand: CliCommand = {
         ...(module.scriptedModels ? { scriptedModels: module.scriptedModels } : {}),
         ...(module.hooks ? { hooks: module.hooks } : {}),
         contentStore: store,
+        ...(payloadCodecs.length > 0 ? { workerOptions: { dataConverter: { payloadCodecs } } } : {}),
       });
       // The Temporal runtime shuts its workers down on SIGINT/SIGTERM (draining running tasks).
       const running = worker.run();
       const removeHealthFile = healthFile ? keepHealthFile(worker, path.resolve(healthFile)) : undefined;
       process.stdout.write(
-        `worker: ${('list' in module.tools ? module.tools.list() : module.tools).length} tools on task queue ${settings.taskQueue} at ${settings.address} (namespace ${settings.namespace}); Ctrl-C to stop\n`,
+        `worker: ${('list' in module.tools ? module.tools.list() : module.tools).length} tools on task queue ${settings.taskQueue} at ${settings.address} (namespace ${settings.namespace})${payloadCodecs.length > 0 ? `, ${payloadCodecs.length} payload codec(s)` : ''}; Ctrl-C to stop\n`,
       );
       process.stdout.write(`worker: content store ${await describeStore(store)}
 `);

@@ -19,6 +19,7 @@ export const connectionFlags = {
   'tls-server-name': { type: 'string' },
   'task-queue': { type: 'string' },
   'ui-url': { type: 'string' },
+  'codec-module': { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
 
 /** Values of {@link connectionFlags} after parsing. */
@@ -35,6 +36,7 @@ export interface ConnectionFlagValues {
   'tls-server-name'?: string | undefined;
   'task-queue'?: string | undefined;
   'ui-url'?: string | undefined;
+  'codec-module'?: string | undefined;
 }
 
 /** Help text for {@link connectionFlags}. */
@@ -46,4 +48,6 @@ export const connectionFlagsHelp = `Connection (defaults follow the temporal CLI
   --api-key KEY              API key, e.g. for Temporal Cloud (TEMPORAL_API_KEY)
   --tls, --tls-cert-path, --tls-key-path, --tls-ca-path, --tls-server-name
   --task-queue NAME          task queue of toolrail workers (TOOLRAIL_TASK_QUEUE, default: toolrail)
-  --ui-url URL               Web UI base, for printed links (TOOLRAIL_UI_URL, default: http://localhost:8233)`;
+  --ui-url URL               Web UI base, for printed links (TOOLRAIL_UI_URL, default: http://localhost:8233)
+  --codec-module FILE        module exporting the workers' payloadCodecs (e.g. encryption), to read and write
+                             sessions as the workers do (TOOLRAIL_CODEC_MODULE)`;

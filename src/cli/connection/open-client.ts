@@ -1,4 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
+import type { PayloadCodec } from '@temporalio/common';
 import { ToolrailClient } from '../../client';
 import type { ResolvedConnection } from './resolve-connection';
 import { createExternalStorage, openContentStore } from '../../store';
@@ -10,8 +11,14 @@ export interface OpenClient {
   close(): Promise<void>;
 }
 
-/** Connects a {@link ToolrailClient} with resolved settings. */
-export async function openClient(connection: ResolvedConnection): Promise<OpenClient> {
+/**
+ * Connects a {@link ToolrailClient} with resolved settings and the workers' payload codecs (which
+ * encode what the client sends and decode what it reads, from Temporal and the content store alike).
+ */
+export async function openClient(
+  connection: ResolvedConnection,
+  payloadCodecs: readonly PayloadCodec[] = [],
+): Promise<OpenClient> {
   const temporal = await Connection.connect({
     address: connection.address,
     ...(connection.tls !== undefined ? { tls: connection.tls } : {}),
@@ -25,7 +32,7 @@ export async function openClient(connection: ResolvedConnection): Promise<OpenCl
   const client = new Client({
     connection: temporal,
     namespace: connection.namespace,
-    dataConverter: { externalStorage: createExternalStorage(contentStore) },
+    dataConverter: { payloadCodecs: [...payloadCodecs], externalStorage: createExternalStorage(contentStore) },
   });
   return {
     toolrail: new ToolrailClient({ client, taskQueue: connection.taskQueue, contentStore }),

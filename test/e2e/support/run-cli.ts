@@ -30,11 +30,11 @@ export function harnessConnectionArgs(): string[] {
  * Runs the real CLI (`node bin/toolrail.cjs ARGS`) as a child process and resolves with its exit
  * code and output; never rejects for a non-zero exit. The environment's `TEMPORAL_*` and
  * `TOOLRAIL_*` variables are removed so only the arguments decide where it connects; the content
- * store is the test workers' one.
+ * store is the test workers' one, unless `env` (added last) says otherwise.
  */
 export function runCli(
   args: readonly string[],
-  { timeoutMs = 60_000 }: { timeoutMs?: number } = {},
+  { timeoutMs = 60_000, env: extraEnv = {} }: { timeoutMs?: number; env?: Record<string, string> } = {},
 ): Promise<CliResult> {
   const env = {
     ...Object.fromEntries(
@@ -42,6 +42,7 @@ export function runCli(
     ),
     // The content store of the test's workers, as a deployment shares one between workers and the CLI.
     TOOLRAIL_CONTENT_STORE: testContentDirectory(),
+    ...extraEnv,
   };
   return new Promise((resolve, reject) => {
     execFile(

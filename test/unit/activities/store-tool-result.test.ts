@@ -9,6 +9,7 @@ import type { ExecutedCall } from '../../../activities/types';
 import { createConversationReader, decodeMessage } from '../../../src/conversation';
 import { renderToolOutcome } from '../../../src/dispatch/render-tool-outcome';
 import { DirectoryContentStore } from '../../../src/store/directory-content-store';
+import { encodedContent } from '../../../src/store/encoded-content';
 import { FlakyContentStore } from '../../helpers/flaky-content-store';
 
 describe('storing the result of a call that ran', () => {
@@ -21,7 +22,7 @@ describe('storing the result of a call that ran', () => {
   afterEach(() => rmSync(directory, { recursive: true, force: true }));
 
   const options = (output: string, more: Partial<StoreToolResultOptions> = {}): StoreToolResultOptions => ({
-    conversation: createConversationReader(store),
+    conversation: createConversationReader(encodedContent(store)),
     sessionId: 's1',
     outcome: { type: 'tool-result', callId: 'c1', toolName: 'dump', output },
     maxResultSizeChars: 1_000,

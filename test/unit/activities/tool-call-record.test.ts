@@ -5,6 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readToolCallRecord, toolCallRecordName, writeToolCallRecord } from '../../../activities/tool-call-record';
 import type { ExecutedCall } from '../../../activities/types';
 import { DirectoryContentStore } from '../../../src/store/directory-content-store';
+import { encodedContent } from '../../../src/store/encoded-content';
+import type { EncodedContent } from '../../../src/store/encoded-content';
 
 const message = { role: 'tool', key: 'a'.repeat(64), bytes: 14, preview: 'change applied' } as const;
 const executed: ExecutedCall = {
@@ -14,10 +16,10 @@ const executed: ExecutedCall = {
 
 describe('the record of a tool call', () => {
   let directory: string;
-  let store: DirectoryContentStore;
+  let store: EncodedContent;
   beforeEach(() => {
     directory = mkdtempSync(path.join(os.tmpdir(), 'toolrail-record-'));
-    store = new DirectoryContentStore(directory);
+    store = encodedContent(new DirectoryContentStore(directory));
   });
   afterEach(() => rmSync(directory, { recursive: true, force: true }));
 

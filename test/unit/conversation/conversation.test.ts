@@ -11,6 +11,8 @@ import { previewOf, truncateUtf8, utf8ByteLength } from '../../../src/kernel/utf
 import type { ConversationMessage } from '../../../src/models';
 import type { ContentStore } from '../../../src/store/content-store';
 import { DirectoryContentStore } from '../../../src/store/directory-content-store';
+import { encodedContent } from '../../../src/store/encoded-content';
+import { sha256Hex } from '../../../src/store/hash-content';
 
 describe('UTF-8 sizes', () => {
   it('counts bytes as Node encodes them: ASCII 1, Latin 2, CJK 3, emoji 4, a lone surrogate 3', () => {
@@ -33,7 +35,7 @@ describe('UTF-8 sizes', () => {
 });
 
 describe('message encoding', () => {
-  it('round-trips a message and gives the same message the same key', () => {
+  it('round-trips a message and gives the same message the same bytes', () => {
     const message: ConversationMessage = {
       role: 'tool',
       callId: 'c1',
@@ -43,7 +45,7 @@ describe('message encoding', () => {
     };
     const first = encodeMessage(message);
     expect(decodeMessage(first.bytes)).toEqual(message);
-    expect(encodeMessage({ ...message }).ref.key).toBe(first.ref.key);
+    expect(encodeMessage({ ...message }).bytes).toEqual(first.bytes);
     expect(first.ref).toMatchObject({ role: 'tool', bytes: first.bytes.length, preview: 'x'.repeat(200) });
   });
 
@@ -79,7 +81,7 @@ describe('the conversation reader', () => {
   afterEach(() => rmSync(directory, { recursive: true, force: true }));
 
   async function logOf(count: number): Promise<{ log: ConversationLog; refs: MessageRef[] }> {
-    const writer = createConversationReader(store);
+    const writer = createConversationReader(encodedContent(store));
     const messages = Array.from({ length: count }, (_, index): ConversationMessage => ({
       role: 'user',
       text: `message ${index}`,
@@ -96,7 +98,7 @@ describe('the conversation reader', () => {
   it('reads back every entry of a log sealed into segments, oldest first', async () => {
     const { log, refs } = await logOf(100);
     expect(log.tail).toHaveLength(100 - 3 * 32);
-    const reader = createConversationReader(store);
+    const reader = createConversationReader(encodedContent(store));
     expect(await reader.readLog('s', log)).toEqual(refs);
     expect(
       (await reader.readMessages('s', refs.slice(-2))).map((message) => message.role === 'user' && message.text),
@@ -105,7 +107,7 @@ describe('the conversation reader', () => {
 
   it('reads each segment from the store once, however often the log is read', async () => {
     const { log } = await logOf(100);
-    const reader = createConversationReader(store);
+    const reader = createConversationReader(encodedContent(store));
     await reader.readLog('s', log);
     const afterFirst = store.reads.length;
     await reader.readLog('s', log);
@@ -114,9 +116,18 @@ describe('the conversation reader', () => {
     expect(store.reads).toHaveLength(3);
   });
 
+  it('stores a message under the SHA-256 of its bytes, the same message under the same key', async () => {
+    const reader = createConversationReader(encodedContent(store));
+    const message: ConversationMessage = { role: 'user', text: 'the same twice' };
+    const [first] = await reader.storeMessages('s', [message]);
+    const [second] = await reader.storeMessages('s', [{ ...message }]);
+    expect(first?.key).toBe(sha256Hex(encodeMessage(message).bytes));
+    expect(second?.key).toBe(first?.key);
+  });
+
   it('seals the same tail under the same key (a retried activity writes nothing new)', async () => {
     const { log } = await logOf(10);
-    const reader = createConversationReader(store);
+    const reader = createConversationReader(encodedContent(store));
     const first = await reader.sealTail('s', log);
     const second = await reader.sealTail('s', log);
     expect(second.head?.key).toBe(first.head?.key);
@@ -126,7 +137,7 @@ describe('the conversation reader', () => {
   it('fails with the session and the key named when a segment is missing', async () => {
     const { log } = await logOf(40);
     await store.deleteSession('s');
-    await expect(createConversationReader(store).readLog('s', log)).rejects.toThrow(
+    await expect(createConversationReader(encodedContent(store)).readLog('s', log)).rejects.toThrow(
       new RegExp(`Content ${log.head?.key ?? ''} of session "s" is not in`),
     );
   });
@@ -148,8 +159,8 @@ describe('the context budget', () => {
     ...Array.from({ length: 20 }, (_, index) => turn(index, 2_000)).flat(),
   ];
   const encoded = conversation.map(encodeMessage);
-  const refs = encoded.map(({ ref }) => ref);
-  const byKey = new Map(encoded.map(({ ref }, index) => [ref.key, conversation[index] as ConversationMessage]));
+  const refs = encoded.map(({ ref, bytes }): MessageRef => ({ ...ref, key: sha256Hex(bytes) }));
+  const byKey = new Map(refs.map((ref, index) => [ref.key, conversation[index] as ConversationMessage]));
   const loaded: MessageRef[][] = [];
   const load = (wanted: readonly MessageRef[]): Promise<ConversationMessage[]> => {
     loaded.push([...wanted]);
