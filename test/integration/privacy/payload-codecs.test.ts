@@ -346,6 +346,15 @@ describe('a session whose client and worker encrypt with a payload codec', () =>
       // Once the session closed (prune never removes an open one's content).
       await toolrail.getSession(sessionId).end();
       await toolrail.getSession(sessionId).result();
+      // The live feed, followed by the CLI to the session's end: with the codec module, and refused without.
+      const followed = await cli(['follow', sessionId, '--json'], withCodec);
+      expect(followed).toMatchObject({ code: 0 });
+      expect(followed.stdout).toContain(markers.answer);
+      expect(followed.stdout).toContain('"type":"session_ended"');
+      const unfollowed = await cli(['follow', sessionId]);
+      expect(unfollowed.code).not.toBe(0);
+      expect(unfollowed.stderr).toContain('--codec-module FILE or TOOLRAIL_CODEC_MODULE');
+      expect(markersInText(unfollowed.stdout + unfollowed.stderr, Object.values(markers))).toEqual([]);
       const pruned = await cli(['store', 'prune', '--session', sessionId], withCodec);
       expect(pruned).toMatchObject({ code: 0 });
       expect(pruned.stdout).toMatch(/^deleted 1 session\(s\), [1-9]\d* bytes/);
