@@ -2,8 +2,8 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { PayloadCodec } from '@temporalio/common';
 import type { ToolCatalog, ToolOutcome } from '../src/dispatch';
 import { TOOL_SEARCH_NAME, suggestName } from '../src/kernel';
-import { isRecordedCall, shouldRetryToolOutcome } from '../src/dispatch';
-import type { LanguageModelV4, ModelRequest, WorkerModels, LanguageModelRegistry } from '../src/models';
+import { isRecordedCall, isVisibleInMask, shouldRetryToolOutcome } from '../src/dispatch';
+import type { LanguageModelV4, ModelRequest, ModelToolSpec, WorkerModels, LanguageModelRegistry } from '../src/models';
 import {
   ModelError,
   callLanguageModel,
@@ -74,6 +74,8 @@ export interface SessionActivityDependencies {
   toolAbortGraceMs?: number;
 }
 
+/** The log of a session that has none yet. */
+const emptyLog = { head: null, tail: [], count: 0, bytes: 0 };
 /** How long the model call keeps trying to store the model's response when the store fails, in milliseconds. */
 const responseStoreRetryMs = 20_000;
 /** Time kept back at the end of an activity's start-to-close timeout, in milliseconds: it must still complete. */
@@ -130,28 +132,64 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       return unknownTools.length > 0 ? { ...catalog, unknownTools } : catalog;
     },
 
-    async callModel({ sessionId, store: sessionStore, turn, settings, system, log, tools, catalog, interactive }) {
+    async callModel({
+      sessionId,
+      store: sessionStore,
+      turn,
+      settings,
+      system,
+      conversation: logKeys,
+      log,
+      toolset,
+      tools,
+      catalog,
+      interactive,
+    }) {
       const context = Context.current();
       const startedAt = Date.now();
       const signal = context.cancellationSignal;
       const resolved = asApplicationFailure(() => resolveModel(settings));
       const { model, stream } = resolved;
+      // The tools: by the catalog's version (built again here; a catalog that changed comes back instead), or whole.
+      let visible: ModelToolSpec[];
+      // The catalog the model saw: the session's, or the names the workflow fixed for this turn (deferred ones it lists count as revealed).
+      let turnCatalog: ToolCatalog;
+      if (toolset !== undefined) {
+        // As for the catalog activity: sources of changing tools (MCP servers) catch up first.
+        await registry.refresh();
+        turnCatalog = catalogOf(toolset.filter, toolset.revealed ?? []);
+        if (turnCatalog.version !== toolset.version) {
+          const unknownTools = unknownToolsOf(toolset.filter);
+          return { catalogChanged: unknownTools.length > 0 ? { ...turnCatalog, unknownTools } : turnCatalog };
+        }
+        visible = turnCatalog.tools.flatMap(({ name, description, inputSchema }, index) =>
+          isVisibleInMask(toolset.visible, index) ? [{ name, description, inputSchema }] : [],
+        );
+      } else {
+        visible = tools ?? [];
+        turnCatalog = catalogOf(catalog ?? [], catalog ?? []);
+      }
       // The request is built from the content store, within the model's context budget.
       const budgetBytes = resolveContextBudget({
         provider: model.provider,
         contextBudgetBytes: resolved.contextBudgetBytes,
       });
-      const { messages, shown } = await reportingStoreFailures(async () => {
+      const { entries, messages, shown } = await reportingStoreFailures(async () => {
         await checkSessionStore(store, sessionStore, sessionId);
-        const entries = await conversation.readLog(sessionId, log);
-        return buildModelMessages(entries, (refs) => conversation.readMessages(sessionId, refs), { budgetBytes });
+        const entries = logKeys
+          ? await conversation.readLogKeys(sessionId, logKeys)
+          : await conversation.readLog(sessionId, log ?? emptyLog);
+        const built = await buildModelMessages(entries, (refs) => conversation.readMessages(sessionId, refs), {
+          budgetBytes,
+        });
+        return { entries, ...built };
       });
       const { contextBudgetBytes: _budget, stream: _stream, ...generation } = resolved.generation;
       const request: ModelRequest = {
         model: model.modelId,
         ...(system === undefined ? {} : { system }),
         messages,
-        tools,
+        tools: visible,
         turn,
         sessionId,
         ...generation,
@@ -183,8 +221,6 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       const runs = modelFinishOutcome(response.finishReason, response.toolCalls.length).kind === 'calls';
       const { toolCallMetadata: _notRun, ...withoutCalls } = called.assistant;
       const stored = runs ? called.assistant : { ...withoutCalls, toolCalls: [] };
-      // The catalog the model saw: names fixed by the workflow for this turn (deferred ones it lists count as revealed).
-      const turnCatalog = catalogOf(catalog, catalog);
       const prepared = runs
         ? await Promise.all(
             response.toolCalls.map((call) =>
@@ -200,12 +236,23 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       if ('error' in storing) throw storeFailure(storing.error);
       const [assistant] = storing.value;
       if (assistant === undefined) throw new Error('the content store returned no reference for the response');
+      // The log's tail and the response are sealed after its head: the next call's input names one segment.
+      // Sealing only keeps the next input short: should the store fail now, the workflow appends the response to its tail.
+      const tail = entries.slice(entries.length - (logKeys?.tail.length ?? 0));
+      const sealing = logKeys
+        ? await keepTrying(
+            () => conversation.sealAfter(sessionId, logKeys.head, [...tail, assistant]),
+            Math.min(Date.now() + responseStoreRetryMs, activityDeadline(startedAt)),
+          )
+        : undefined;
+      const sealed = sealing !== undefined && 'value' in sealing ? sealing.value : undefined;
       const { messages: shownMessages, previewed, omitted, bytes } = shown;
       return {
         response,
         assistant,
         prepared,
         shown: { messages: shownMessages, previewed, omitted, bytes, budgetBytes },
+        ...(sealed ? { sealed } : {}),
       };
     },
 

@@ -1,7 +1,13 @@
 // The session's activities (Node side): what the worker registers, and the types the workflow
 // calls them through (type-only imports, erased from the workflow bundle).
 export { createSessionActivities } from './create-session-activities';
-export type { CallModelResult, SessionActivities } from './types';
+export type {
+  CallModelInput,
+  CallModelResult,
+  CatalogChangedResult,
+  SessionActivities,
+  ToolsetByVersion,
+} from './types';
 export type { SessionActivityDependencies } from './create-session-activities';
 export { createModelTextFeed, defaultTextIntervalMs } from './model-text-feed';
 export type {

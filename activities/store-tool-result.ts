@@ -1,6 +1,6 @@
 import type { ToolOutcome } from '../src/dispatch';
 import { toolResultMessage } from '../src/dispatch';
-import { previewOf, utf8ByteLength } from '../src/kernel';
+import { TOOL_SEARCH_NAME, previewOf, utf8ByteLength } from '../src/kernel';
 import type { ConversationMessage } from '../src/models';
 import type { ConversationReader } from '../src/conversation';
 import type { MessageRef } from '../src/session';
@@ -88,9 +88,15 @@ async function offloadIfLong(
   };
 }
 
-/** What the workflow keeps of a stored result: the output whole when it is small or the rules read it, else a preview. */
+/**
+ * What the workflow keeps of a stored result: no output (`null`) unless the rules read it or it is
+ * `tool_search`'s (whose result reveals tools), as the stored message holds it; a read output whole
+ * when it is small or the rules read it, else a preview.
+ */
 function forWorkflow(outcome: ToolOutcome, { rulesReadOutput }: StoreToolResultOptions): ToolOutcome {
-  if (outcome.type === 'tool-error' || outcome.fullSizeChars !== undefined) return outcome;
+  if (outcome.type === 'tool-error') return outcome;
+  if (!rulesReadOutput && outcome.toolName !== TOOL_SEARCH_NAME) return { ...outcome, output: null };
+  if (outcome.fullSizeChars !== undefined) return outcome;
   const text = outputText(outcome.output);
   if (rulesReadOutput || utf8ByteLength(text) <= inlineOutputBytes) return outcome;
   return { ...outcome, output: previewOf(text, offloadPreviewChars) };

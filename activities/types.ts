@@ -1,7 +1,7 @@
 import type { PreparedCall, ToolCatalog, ToolErrorOutcome, ToolOutcome } from '../src/dispatch';
-import type { ConversationLog, MessageRef } from '../src/session';
+import type { ConversationLog, ConversationLogKeys, MessageRef } from '../src/session';
 import type { ConversationMessage, ModelResponse, ModelToolSpec, ModelSettings } from '../src/models';
-import type { StoreIdentity } from '../src/store';
+import type { ContentRef, StoreIdentity } from '../src/store';
 
 /**
  * What every activity that touches the content store is given: the session, and the identity of
@@ -42,12 +42,37 @@ export interface CallModelInput extends SessionStoreInput {
   turn: number;
   settings: ModelSettings;
   system?: string;
-  /** The conversation so far, by reference: the activity reads it from the content store. */
-  log: ConversationLog;
-  tools: ModelToolSpec[];
-  /** Tool names of this turn's catalog: calls outside it are unknown tools. */
-  catalog: string[];
+  /**
+   * The conversation so far, by the keys of its newest segment and of the entries after it (the
+   * activity reads the rest from the content store); the model's response is sealed after it.
+   */
+  conversation?: ConversationLogKeys;
+  /** The conversation so far as a whole log (workflows before `conversation`). */
+  log?: ConversationLog;
+  /**
+   * The visible tools, by the version of the session's catalog and which of its tools are visible;
+   * the activity builds the catalog again from the worker's registry (with the session's tool
+   * filter and the revealed deferred tools, when it has any). When that catalog has another version,
+   * the model is not called: the activity returns the current catalog instead.
+   */
+  toolset?: ToolsetByVersion;
+  /** The visible tools whole, with the names of the turn's catalog (a turn whose catalog changed under it). */
+  tools?: ModelToolSpec[];
+  /** Tool names of this turn's catalog, with `tools`: calls outside it are unknown tools. */
+  catalog?: string[];
   interactive: boolean;
+}
+
+/** The tools of one model call, by reference to the session's catalog. */
+export interface ToolsetByVersion {
+  /** The catalog's version (a hash of its content). */
+  version: string;
+  /** Which of its tools are visible (`visibleToolMask`); every one when absent. */
+  visible?: string;
+  /** The session's tool filter (`SessionInput.tools`), when it has one. */
+  filter?: string[];
+  /** Deferred tools `tool_search` revealed, when there are any. */
+  revealed?: string[];
 }
 
 /** What the model was shown of the conversation, within its context budget. */
@@ -72,6 +97,14 @@ export interface CallModelResult {
   shown: ModelContextShown;
   /** Same order as `response.toolCalls`: a call ready for rules and dispatch, or the error it already got. */
   prepared: (PreparedCall | ToolErrorOutcome)[];
+  /** With `conversation`: the segment that now ends the log (its tail and the response sealed after its head). */
+  sealed?: ContentRef;
+}
+
+/** What {@link SessionActivities.callModel} returns when the session's catalog changed: the current one, and no model call. */
+export interface CatalogChangedResult {
+  /** The current catalog, with the names in the session's `tools` the registry lacks (as `loadCatalog` gives it). */
+  catalogChanged: ToolCatalog & { unknownTools?: UnknownTool[] };
 }
 
 /** Input of {@link SessionActivities.storeMessages}. */
@@ -87,8 +120,10 @@ export interface SealLogInput extends SessionStoreInput {
 /** What {@link SessionActivities.executeTool} returns: the outcome for the rules, and the result message, stored. */
 export interface ExecutedCall {
   /**
-   * The outcome; a result's `output` is a preview when it is large and the rules do not read it, or
-   * when it could not be stored (then `storeError` says why).
+   * The outcome. A result's `output` is `null` unless the rules read it (or it is `tool_search`'s):
+   * the whole output is in `message`, in the content store, and stays out of the workflow's history;
+   * a read output is a preview when it is large. A result that could not be stored keeps its output
+   * (a preview when it is large, with `storeError` saying why), for the workflow to store it.
    */
   outcome: ToolOutcome;
   /**
@@ -107,7 +142,7 @@ export interface ExecuteToolInput extends SessionStoreInput {
   /** Session turn of the call, part of its idempotency key. */
   turn: number;
   interactive: boolean;
-  /** Whether the rules read this call's output: then it comes back whole unless its text passes `resultOffloadBytes`. */
+  /** Whether the rules read this call's output: then it comes back (whole unless its text passes `resultOffloadBytes`); else it stays in the content store. */
   rulesReadOutput: boolean;
 }
 
@@ -137,7 +172,7 @@ export interface AwaitStoreInput extends SessionStoreInput {
 /** The activities a session workflow calls; the worker builds them with `createSessionActivities`. */
 export interface SessionActivities {
   loadCatalog(input: LoadCatalogInput): Promise<LoadCatalogResult>;
-  callModel(input: CallModelInput): Promise<CallModelResult>;
+  callModel(input: CallModelInput): Promise<CallModelResult | CatalogChangedResult>;
   /**
    * Runs one prepared call. A call that is not retried and runs as a regular activity also leaves a
    * record of what this returns in the content store, before it returns (see `recoverToolCall`).

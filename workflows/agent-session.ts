@@ -21,7 +21,7 @@ import { startInput } from './start-input';
 import { sessionSpans } from './session-spans';
 import type { SessionState } from './session-state';
 import { statusView, temporalUiView, transcriptView } from './session-views';
-import { appendResults, runTurn } from './turn';
+import { appendResults, catalogOnChange, runTurn } from './turn';
 
 /** Largest turn in progress that continue-as-new carries, in UTF-8 bytes of its JSON. */
 const maxCarriedTurnBytes = 131_072;
@@ -36,6 +36,7 @@ export async function agentSession(input: SessionInput): Promise<SessionStatusVi
   const session = openSession(startInput(input));
   const { state } = session;
   try {
+    catalogOnChange(); // decided before any activity (see catalogOnChange)
     await recordSessionStore(session);
     if (state.run.inProgress) await runTurns(session);
     for (;;) {
@@ -47,7 +48,7 @@ export async function agentSession(input: SessionInput): Promise<SessionStatusVi
         );
         if (!woke || state.queuedMessages.length === 0) break;
       }
-      await continueAsNewIfDue(session);
+      if (continueAsNewDue(state)) await continueAsNewNow(session);
       await beginRun(session);
       await runTurns(session);
     }
@@ -136,7 +137,8 @@ async function beginRun(session: Session): Promise<void> {
     typeof queued === 'string' ? await storeMessages(session, [{ role: 'user', text: queued }]) : [queued];
   if (message === undefined) throw new Error('the content store returned no reference for the user message');
   session.emit({ type: 'run_started', run: state.counters.runs + 1, queued, message });
-  await sealLogIfFull(session);
+  const sealing = sealLogIfFull(session);
+  if (sealing) await sealing;
 }
 
 /**
@@ -150,12 +152,12 @@ async function runTurns(session: Session): Promise<void> {
     if (state.turn === undefined) {
       if (state.run.turns > 0 && state.queuedMessages.length > 0)
         return session.emit({ type: 'run_ended', reason: 'new_message' });
-      await continueAsNewIfDue(session);
+      if (continueAsNewDue(state)) await continueAsNewNow(session);
     }
     const turn = runTurn(session);
     let step = await turn.next();
     while (step.done !== true) {
-      await continueAsNewIfDue(session);
+      if (continueAsNewDue(state)) await continueAsNewNow(session);
       step = await turn.next();
     }
     const end = step.value;
@@ -165,15 +167,15 @@ async function runTurns(session: Session): Promise<void> {
 
 /**
  * Continue-as-new happens here, and only here: before a run, before each turn and between the
- * batches of a turn, when it is due (`continueAsNewDue`), once every handler has finished. Carries
+ * batches of a turn, when it is due (`continueAsNewDue`, which the callers ask first, so a turn
+ * that does not continue as new awaits nothing here), once every handler has finished. Carries
  * the rule state, the conversation's references, the queue (stored first), counters, the latest
  * transcript, the run and the turn in progress (when its remaining calls fit in 128 KiB; else the
  * turn finishes in this run), so rules hold across the boundary exactly as before. Never returns
  * when it continues.
  */
-async function continueAsNewIfDue(session: Session): Promise<void> {
+async function continueAsNewNow(session: Session): Promise<void> {
   const { state } = session;
-  if (!continueAsNewDue(state)) return;
   // The results settled so far join the conversation first: the next run carries only the calls to come.
   await appendResults(session);
   const turn = state.turn;

@@ -19,8 +19,9 @@ import { catalogNames } from './session-state';
 import { settleFailedCall } from './settle-failed-call';
 import { workflowNow } from './workflow-now';
 
-/** A call that may run, and whether a human approved it. */
+/** A call that may run, and whether a human approved it (`notApproved`: it needed no approval). */
 type RunnableCall = { prepared: PreparedCall; approved: boolean };
+const notApproved = ({ prepared }: { prepared: PreparedCall }): RunnableCall => ({ prepared, approved: false });
 /** Each call of a batch gets one outcome here; `ran` marks those the rules record. */
 type BatchOutcomes = Map<string, DispatchedCall & { ran: boolean }>;
 
@@ -44,7 +45,8 @@ export async function runBatch(session: Session): Promise<void> {
   const index = state.turn?.batches ?? 0;
   const outcomes: BatchOutcomes = new Map();
   const cleared = judgeCalls(session, batch.calls, outcomes);
-  const runnable = await approveWhereNeeded(session, cleared, outcomes);
+  const asking = cleared.some(({ needsApprovalBecause }) => needsApprovalBecause !== undefined);
+  const runnable = asking ? await approveWhereNeeded(session, cleared, outcomes) : cleared.map(notApproved);
   // An interrupt that arrived while this batch waited for approvals stops the calls that did not start.
   if (state.interrupt) return cancelCalls(session, candidates, outcomes);
   if (runnable.length > 0) {
@@ -116,9 +118,8 @@ function judgeCalls(session: Session, calls: readonly PreparedCall[], outcomes: 
 
 /**
  * Puts the calls that need a human up for approval (the `approveToolCall` update decides them, see
- * {@link installApprovals}) and waits until each is decided, the approval timeout passes
- * (undecided ones are denied) or the user interrupts. Returns the calls that may run; the others
- * get their outcome.
+ * {@link installApprovals}) and waits until each is decided, the approval timeout passes (undecided
+ * ones are denied) or the user interrupts. Returns the calls that may run; the others get their outcome.
  */
 async function approveWhereNeeded(
   session: Session,
@@ -128,28 +129,26 @@ async function approveWhereNeeded(
   const { state } = session;
   const asking = cleared.filter(({ needsApprovalBecause }) => needsApprovalBecause !== undefined);
   const closed = new Map<string, Decided>();
-  if (asking.length > 0) {
-    const deadline = workflowNow() + state.limits.approvalTimeoutMs;
-    const approvals = asking.map(({ prepared: { callId, toolName, input, destructive }, needsApprovalBecause }) => ({
-      callId,
-      toolName,
-      input,
-      reason: needsApprovalBecause ?? '',
-      destructive,
-      deadline,
-    }));
-    session.emit({ type: 'approvals_requested', approvals });
-    const allDecided = (): boolean => asking.every(({ prepared }) => state.decisions.has(prepared.callId));
-    await condition(() => allDecided() || state.interrupt !== undefined, state.limits.approvalTimeoutMs);
-    const decisions = asking.map(({ prepared: { callId, toolName } }) => {
-      const decided = closeDecision(state, callId);
-      closed.set(callId, decided);
-      return { callId, tool: toolName, ...decided };
-    });
-    session.emit({ type: 'approvals_closed', decisions });
-  }
+  const deadline = workflowNow() + state.limits.approvalTimeoutMs;
+  const approvals = asking.map(({ prepared: { callId, toolName, input, destructive }, needsApprovalBecause }) => ({
+    callId,
+    toolName,
+    input,
+    reason: needsApprovalBecause ?? '',
+    destructive,
+    deadline,
+  }));
+  session.emit({ type: 'approvals_requested', approvals });
+  const allDecided = (): boolean => asking.every(({ prepared }) => state.decisions.has(prepared.callId));
+  await condition(() => allDecided() || state.interrupt !== undefined, state.limits.approvalTimeoutMs);
+  const decisions = asking.map(({ prepared: { callId, toolName } }) => {
+    const decided = closeDecision(state, callId);
+    closed.set(callId, decided);
+    return { callId, tool: toolName, ...decided };
+  });
+  session.emit({ type: 'approvals_closed', decisions });
   return cleared.flatMap(({ prepared, needsApprovalBecause }): RunnableCall[] => {
-    if (needsApprovalBecause === undefined) return [{ prepared, approved: false }];
+    if (needsApprovalBecause === undefined) return [notApproved({ prepared })];
     const decided = closed.get(prepared.callId) ?? { decision: 'timed_out' };
     if (decided.decision === 'approved') return [{ prepared, approved: true }];
     outcomes.set(prepared.callId, { outcome: refuseUnapprovedCall(prepared, decided), ran: false });
@@ -198,19 +197,18 @@ function validateApproval(state: SessionState, input: unknown): void {
 }
 
 /**
- * Runs the calls of one batch: every call's activity is scheduled at once (in one workflow task)
- * inside the batch's cancellation scope, each in a child scope of its own. With `siblingAbort:
- * 'on-error'` the first failing call cancels the rest of the batch; an interrupt cancels only
- * `cancel` calls (`interruptRun`). Resolves to one outcome per call, in call order; never rejects.
+ * Runs the calls of one batch, all scheduled in one workflow task, in the batch's cancellation scope, each in a
+ * child scope of its own. With `siblingAbort: 'on-error'` the first failing call cancels the rest; an interrupt
+ * cancels only `cancel` calls (`interruptRun`). Resolves to one outcome per call, in call order; never rejects.
  */
 async function runCalls(session: Session, calls: readonly RunnableCall[]): Promise<DispatchedCall[]> {
   const { state, scopes } = session;
-  const batchScope = new CancellationScope();
+  const batch: { scope?: CancellationScope } = {};
   let failedFirst: { callId: string; toolName: string } | undefined;
   const abortSiblings = (prepared: PreparedCall): void => {
     if (state.limits.siblingAbort !== 'on-error' || failedFirst !== undefined || calls.length < 2) return;
     failedFirst = { callId: prepared.callId, toolName: prepared.toolName };
-    batchScope.cancel();
+    batch.scope?.cancel();
   };
   const runOne = async ({ prepared, approved }: RunnableCall): Promise<DispatchedCall> => {
     const { callId, toolName, interruptBehavior } = prepared;
@@ -222,9 +220,8 @@ async function runCalls(session: Session, calls: readonly RunnableCall[]): Promi
     try {
       const rulesReadOutput = readsOutput(state.rules, toolName);
       const input = { sessionId, ...storeOf(state), turn, interactive, prepared, approved, rulesReadOutput };
-      const execute = executeToolActivity(prepared);
       // A store failure of the tool activity means the call did not run: it runs once the store is back.
-      const run = () => withStore(session, () => traced(session, callId, () => execute(input)));
+      const run = () => withStore(session, () => traced(session, callId, () => executeToolActivity(prepared)(input)));
       executed = await running.scope.run(run);
       if (executed.outcome.type === 'tool-error') abortSiblings(prepared);
     } catch (error) {
@@ -236,10 +233,13 @@ async function runCalls(session: Session, calls: readonly RunnableCall[]): Promi
     } finally {
       scopes.calls.delete(callId);
     }
-    session.emit({ type: 'tool_ended', callId, tool: toolName, outcome: executed.outcome });
+    session.emit({ type: 'tool_ended', callId, tool: toolName, ...executed });
     return executed;
   };
-  return batchScope.run(() => Promise.all(calls.map(runOne)));
+  // A call alone needs no batch around it (no sibling to abort): one scope and one promise fewer.
+  if (calls.length === 1 && calls[0] !== undefined) return [await runOne(calls[0])];
+  batch.scope = new CancellationScope();
+  return batch.scope.run(() => Promise.all(calls.map(runOne)));
 }
 
 /** The activity that executes one prepared call, with the call's own options (`toolActivityOptions`). */

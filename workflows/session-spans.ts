@@ -113,6 +113,9 @@ export function sessionSpans(): SessionSpans | undefined {
                 'toolrail.usage.output_tokens': event.usage.outputTokens,
               }),
         });
+      case 'catalog_changed':
+        // The model call brought a changed catalog back instead of an answer: the turn asks again.
+        return end('model', { 'toolrail.model.outcome': 'catalog_changed' });
       case 'model_call_failed':
         return event.interrupted
           ? end('model', { 'toolrail.model.outcome': 'interrupted' })

@@ -1,10 +1,16 @@
-import { beginTurn, endRun, record, startRun } from '../src/rules';
+import { beginTurn, endRun, startRun } from '../src/rules';
 import type { CompiledRuleSet, RuleState } from '../src/rules';
-import { readRevealedTools } from '../src/dispatch';
-import { appendToLog, beginTurnInProgress, foldStoreEvent, foldUsage, settleTurnCalls } from '../src/session';
+import { recordCall } from './record-call';
+import {
+  appendToLog,
+  beginTurnInProgress,
+  foldStoreEvent,
+  foldUsage,
+  logWithResponse,
+  settleTurnCalls,
+} from '../src/session';
 import type {
   ConversationLog,
-  DispatchedCall,
   MessageRef,
   PendingApproval,
   ResolvedSessionLimits,
@@ -33,7 +39,6 @@ export interface SessionState {
   readonly rules: CompiledRuleSet;
   readonly limits: ResolvedSessionLimits;
   readonly interactive: boolean;
-
   readonly ruleState: RuleState;
   /** The conversation by reference: its messages live in the content store. */
   readonly log: ConversationLog;
@@ -53,7 +58,6 @@ export interface SessionState {
   readonly stepsThisExecution: number;
   /** Tokens the model calls reported: the session's and the current (or last) run's. */
   readonly usage: SessionUsage;
-
   readonly status: SessionStatus;
   /** The status an approval wait interrupted, restored when it ends. */
   readonly statusBeforeApproval: SessionStatus;
@@ -127,7 +131,7 @@ export function applyEvent(state: SessionState, event: SessionEvent): void {
     case 'model_responded':
       s.stepsThisExecution += 1;
       s.usage = foldUsage(s.usage, event);
-      s.log = appendToLog(s.log, [event.message]);
+      s.log = logWithResponse(s.log, event.message, event.sealed);
       if (event.prepared.length > 0)
         s.turn = beginTurnInProgress({ turnIndex: s.turnIndex, remaining: event.prepared });
       return;
@@ -175,13 +179,11 @@ export function applyEvent(state: SessionState, event: SessionEvent): void {
       s.stepsThisExecution += 1;
       if (s.turn) s.turn = settleTurnCalls(s.turn, event.outcomes);
       return;
-    case 'batch_cancelled':
-      if (s.turn)
-        s.turn = settleTurnCalls(
-          s.turn,
-          event.outcomes.map((outcome) => ({ outcome })),
-        );
+    case 'batch_cancelled': {
+      const outcomes = event.outcomes.map((outcome) => ({ outcome }));
+      if (s.turn) s.turn = settleTurnCalls(s.turn, outcomes);
       return;
+    }
     case 'results_appended':
       s.log = appendToLog(
         s.log,
@@ -225,26 +227,8 @@ export function applyEvent(state: SessionState, event: SessionEvent): void {
   }
 }
 
-/** A call that ran: the engine advances on its outcome (failures count as attempts but satisfy nothing); counters, the last tool and revealed deferred tools follow. */
-function recordCall(s: Mutable<SessionState>, { outcome }: DispatchedCall): void {
-  const call = s.turn?.remaining.find((remaining) => remaining.callId === outcome.callId);
-  const prepared = call?.type === 'prepared-call' ? call : undefined;
-  s.ruleState = record(s.rules, s.ruleState, {
-    tool: prepared?.toolName ?? outcome.toolName,
-    args: prepared?.input ?? null,
-    result: outcome.type === 'tool-result' ? outcome.output : null,
-    error: outcome.type === 'tool-error',
-  });
-  (s.counters as Mutable<SessionCounters>).toolCalls += 1;
-  s.lastTool = outcome.toolName;
-  const revealed = readRevealedTools(outcome).filter((name) => !s.revealedTools.includes(name));
-  if (revealed.length > 0) s.revealedTools = [...s.revealedTools, ...revealed];
-}
-
 /** The maps of the state are changed in place, here only. */
-function writable<V>(map: ReadonlyMap<string, V>): Map<string, V> {
-  return map as Map<string, V>;
-}
+const writable = <V>(map: ReadonlyMap<string, V>): Map<string, V> => map as Map<string, V>;
 
 /** The names in this turn's catalog, in catalog order. */
 export const catalogNames = (state: SessionState): string[] => state.catalog.tools.map((tool) => tool.name);

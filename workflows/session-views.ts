@@ -4,6 +4,7 @@ import type { NarrowResult } from '../src/rules';
 import {
   maxCarriedTranscriptEntries,
   maxTranscriptEntries,
+  changedSearchAttributes,
   renderCurrentDetails,
   sessionSearchAttributes,
   transcriptPage,
@@ -148,11 +149,8 @@ export function temporalUiView(): { onEvent: SessionView; publish: (state: Sessi
     const pendingApprovals = [...state.pendingApprovals.values()];
     if (!detailsOnly) {
       const attributes = sessionSearchAttributes({ status, lastTool, counters, pendingApprovals, usage });
-      const changed = attributes.filter(
-        ({ key, value }) => !upserted.has(key.name) || upserted.get(key.name) !== value,
-      );
+      const changed = changedSearchAttributes(attributes, upserted);
       if (changed.length > 0) upsertSearchAttributes(changed);
-      for (const { key, value } of changed) upserted.set(key.name, value);
     }
     const narrowed = (): NarrowResult => narrow(state.rules, state.ruleState, catalogNames(state));
     const storeProblem = currentStoreProblem(state);

@@ -1,9 +1,11 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 import type { CancellationScope } from '@temporalio/workflow';
-import { segmentEntries } from '../src/session';
+import { visibleToolMask } from '../src/dispatch';
+import { conversationLogKeys, segmentEntries } from '../src/session';
 import type { MessageRef, SessionEvent } from '../src/session';
 import type { ConversationMessage } from '../src/models';
-import { applyEvent } from './session-state';
+import type { CallModelInput } from '../activities';
+import { applyEvent, catalogNames } from './session-state';
 import type { SessionState } from './session-state';
 import type { SessionFeed } from './session-feed';
 import type { SessionSpans } from './session-spans';
@@ -86,11 +88,19 @@ export function storeMessages(session: Session, messages: ConversationMessage[])
   return contentWrites(session).storeMessages({ sessionId: state.sessionId, ...storeOf(state), messages });
 }
 
-/** Once the log's inline tail is full, seals it into a segment in the content store, so what the workflow holds stays bounded. */
-export async function sealLogIfFull(session: Session): Promise<void> {
+/**
+ * Once the log's inline tail is full, seals it into a segment in the content store, so what the
+ * workflow holds stays bounded. Returns `undefined` (no promise) when there is nothing to seal: the
+ * caller awaits only real work (every promise in workflow code costs a stack capture).
+ */
+export function sealLogIfFull(session: Session): Promise<void> | undefined {
+  if (session.state.log.tail.length < segmentEntries) return undefined;
+  return sealLog(session);
+}
+
+async function sealLog(session: Session): Promise<void> {
   const { state } = session;
   const { sessionId, log } = state;
-  if (log.tail.length < segmentEntries) return;
   const sealed = await contentWrites(session).sealLog({ sessionId, ...storeOf(state), log });
   session.emit({ type: 'log_sealed', log: sealed });
 }
@@ -111,4 +121,42 @@ export async function storeQueuedMessages(session: Session): Promise<void> {
     });
     session.emit({ type: 'messages_stored', stored });
   }
+}
+
+/**
+ * The model call's input: the conversation by the keys of its newest segment and of the messages
+ * after it, and the visible tools by the catalog's version and a mask of the visible ones (with
+ * the session's tool filter and revealed tools, when it has any), so it does not grow with the log
+ * or the tools. `inline`: the tools go whole, with the catalog's names (a turn whose catalog changed
+ * under it asks again so, and a catalog that keeps changing cannot hold it up).
+ */
+export function modelCallInput(state: SessionState, visible: readonly string[], inline: boolean): CallModelInput {
+  const shown = new Set(visible);
+  const catalog = catalogNames(state);
+  const mask = visibleToolMask(catalog, shown);
+  const tools = inline
+    ? {
+        tools: state.catalog.tools
+          .filter((tool) => shown.has(tool.name))
+          .map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+        catalog,
+      }
+    : {
+        toolset: {
+          version: state.catalog.version,
+          ...(mask === undefined ? {} : { visible: mask }),
+          ...(state.input.tools === undefined ? {} : { filter: state.input.tools }),
+          ...(state.revealedTools.length === 0 ? {} : { revealed: [...state.revealedTools] }),
+        },
+      };
+  return {
+    sessionId: state.sessionId,
+    ...storeOf(state),
+    turn: state.turnIndex,
+    settings: state.input.model,
+    ...(state.input.systemPrompt ? { system: state.input.systemPrompt } : {}),
+    conversation: conversationLogKeys(state.log),
+    ...tools,
+    interactive: state.interactive,
+  };
 }

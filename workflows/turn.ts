@@ -4,18 +4,18 @@ import {
   ApplicationFailure,
   CancellationScope,
   isCancellation,
+  patched,
   proxyActivities,
   proxyLocalActivities,
 } from '@temporalio/workflow';
 import { ReasonCode, checkEnd, narrow } from '../src/rules';
 import { toolResultMessage } from '../src/dispatch';
 import { modelFinishDetail, modelFinishOutcome } from '../src/session';
-import type { RunEndReason } from '../src/session';
+import type { RunEndReason, SessionCatalog } from '../src/session';
 import { previewOf } from '../src/kernel';
-import type { ModelToolSpec } from '../src/models';
-import type { CallModelResult, SessionActivities } from '../activities';
+import type { CallModelResult, CatalogChangedResult, SessionActivities } from '../activities';
 import { runBatch } from './batch';
-import { sealLogIfFull, storeMessages, storeOf, traced, withStore } from './session';
+import { modelCallInput, sealLogIfFull, storeMessages, traced, withStore } from './session';
 
 import type { Session } from './session';
 import { catalogNames } from './session-state';
@@ -39,25 +39,29 @@ export async function* runTurn(session: Session): AsyncGenerator<void, RunEnd> {
   if (state.turn === undefined) {
     session.emit({ type: 'turn_started', turn: state.counters.turns });
     if (state.ruleState.ended !== null) return engineEnd(session, state.ruleState.ended);
-    await refreshCatalog(session);
+    // The catalog is looked up when the workflow run has none yet (or tool_search revealed tools);
+    // otherwise the model call checks it is still current.
+    if (!catalogOnChange() || state.catalog.version === '') await refreshCatalog(session);
 
-    // Narrow: only the tools the rules allow now are shown to the model.
-    const catalog = catalogNames(state);
-    const { visible, hidden, ended } = narrow(state.rules, state.ruleState, catalog);
-    session.emit({ type: 'tools_narrowed', visible, hidden });
-    if (ended)
-      return {
-        reason: 'no_tool_allowed',
-        detail: 'the rules leave no tool the model may call, and the run may not end',
-      };
-    const shown = new Set(visible);
-    const tools: ModelToolSpec[] = state.catalog.tools
-      .filter((tool) => shown.has(tool.name))
-      .map(({ name, description, inputSchema }) => ({ name, description, inputSchema }));
-
-    // Model: an interrupt cancels the call's scope (see `interruptRun`).
-    session.emit({ type: 'model_call_started', tools: tools.length });
-    const result = await callModelInterruptibly(session, tools, catalog);
+    // Narrow: only the tools the rules allow now are shown to the model. Should the worker's catalog
+    // have changed since, the model call brings the current one back instead of an answer, and the
+    // turn narrows that one (then its tools go whole, so a catalog that keeps changing never holds it up).
+    let result: Awaited<ReturnType<typeof callModelInterruptibly>>;
+    for (let attempt = 0; ; attempt++) {
+      const catalog = catalogNames(state);
+      const { visible, hidden, ended } = narrow(state.rules, state.ruleState, catalog);
+      session.emit({ type: 'tools_narrowed', visible, hidden });
+      if (ended)
+        return {
+          reason: 'no_tool_allowed',
+          detail: 'the rules leave no tool the model may call, and the run may not end',
+        };
+      // Model: an interrupt cancels the call's scope (see `interruptRun`).
+      session.emit({ type: 'model_call_started', tools: visible.length });
+      result = await callModelInterruptibly(session, visible, attempt > 0);
+      if (!('catalogChanged' in result)) break;
+      changeCatalog(session, result.catalogChanged);
+    }
     if ('interrupted' in result) {
       session.emit({ type: 'model_call_failed', interrupted: true });
       return { reason: 'interrupted' };
@@ -66,7 +70,7 @@ export async function* runTurn(session: Session): AsyncGenerator<void, RunEnd> {
       session.emit({ type: 'model_call_failed', interrupted: false, error: result.failed });
       return { reason: 'model_error', detail: result.failed };
     }
-    const { response, prepared, assistant } = result;
+    const { response, prepared, assistant, sealed } = result;
     const { finishReason, rawFinishReason, usage } = response;
     session.emit({
       type: 'model_responded',
@@ -79,8 +83,10 @@ export async function* runTurn(session: Session): AsyncGenerator<void, RunEnd> {
       ...(finishReason === undefined ? {} : { finishReason }),
       ...(rawFinishReason === undefined ? {} : { rawFinishReason }),
       ...(usage === undefined ? {} : { usage }),
+      ...(sealed ? { sealed } : {}),
     });
-    await sealLogIfFull(session);
+    const sealing = sealLogIfFull(session);
+    if (sealing) await sealing;
 
     // What the model said: cut off, refused or filtered ends the run (none of its calls runs); a pause asks again.
     const outcome = modelFinishOutcome(finishReason, response.toolCalls.length);
@@ -99,7 +105,8 @@ export async function* runTurn(session: Session): AsyncGenerator<void, RunEnd> {
       const [message] = await storeMessages(session, [{ role: 'user', text }]);
       if (message === undefined) throw new Error('the content store returned no reference for the message');
       session.emit({ type: 'end_refused', text, message });
-      await sealLogIfFull(session);
+      const sealing = sealLogIfFull(session);
+      if (sealing) await sealing;
       return undefined;
     }
   } else {
@@ -148,7 +155,8 @@ export async function appendResults(session: Session): Promise<void> {
     };
   });
   session.emit({ type: 'results_appended', results });
-  await sealLogIfFull(session);
+  const sealing = sealLogIfFull(session);
+  if (sealing) await sealing;
 }
 
 /** The turn's catalog: looked up again before each turn (tools enabled, MCP servers connected, deferred tools revealed). */
@@ -160,10 +168,14 @@ async function refreshCatalog(session: Session): Promise<void> {
     revealed: [...revealedTools],
     ...(catalog.version ? { knownVersion: catalog.version } : {}),
   });
-  if ('unchanged' in loaded) return;
+  if (!('unchanged' in loaded)) changeCatalog(session, loaded);
+}
+
+/** The session's catalog is now `catalog`; names in its `tools` the worker lacks are said when they change. */
+function changeCatalog(session: Session, catalog: SessionCatalog): void {
   const before = session.state.catalog.unknownTools ?? [];
-  session.emit({ type: 'catalog_changed', catalog: loaded });
-  const unknownTools = loaded.unknownTools ?? [];
+  session.emit({ type: 'catalog_changed', catalog });
+  const unknownTools = catalog.unknownTools ?? [];
   // A name in `tools` the worker lacks is said once, when the set of such names changes (it may come with a later worker).
   if (
     unknownTools.length > 0 &&
@@ -177,28 +189,18 @@ async function refreshCatalog(session: Session): Promise<void> {
   }
 }
 
-/** The model call in a cancellation scope that an interrupt cancels; a failure comes back with its message. */
+/** The model call (input: `modelCallInput`) in a cancellation scope that an interrupt cancels; a failure comes back with its message. */
 async function callModelInterruptibly(
   session: Session,
-  tools: ModelToolSpec[],
-  catalog: string[],
-): Promise<CallModelResult | { interrupted: true } | { failed: string }> {
+  visible: readonly string[],
+  inline: boolean,
+): Promise<CallModelResult | CatalogChangedResult | { interrupted: true } | { failed: string }> {
   const { state, scopes } = session;
   const scope = new CancellationScope();
   scopes.model = scope;
   try {
     const { callModel } = modelActivities(state.limits.modelTimeoutMs);
-    const input = {
-      sessionId: state.sessionId,
-      ...storeOf(state),
-      turn: state.turnIndex,
-      settings: state.input.model,
-      ...(state.input.systemPrompt ? { system: state.input.systemPrompt } : {}),
-      log: state.log,
-      tools,
-      catalog,
-      interactive: state.interactive,
-    };
+    const input = modelCallInput(state, visible, inline);
     // The model call reads the conversation from the content store: while the store fails, it waits (an interrupt still ends it).
     return await scope.run(() => withStore(session, () => traced(session, 'model', () => callModel(input))));
   } catch (error) {
@@ -212,6 +214,13 @@ async function callModelInterruptibly(
     scopes.model = undefined;
   }
 }
+
+/**
+ * Whether this workflow run looks the catalog up only when it has none (histories before it look it
+ * up every turn). `agentSession` asks first, before any activity: a patch first asked for after a
+ * local activity may be asked in another workflow task on replay than it was recorded in.
+ */
+export const catalogOnChange = (): boolean => patched('catalog-on-change');
 
 /** The end the rule engine recorded (a terminal tool, the turn limit, an accepted answer), as the run's end. */
 function engineEnd({ state }: Session, reason: RunEndReason): RunEnd {

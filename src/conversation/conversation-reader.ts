@@ -1,6 +1,7 @@
 import type { ConversationMessage } from '../models';
-import type { EncodedContent } from '../store';
-import type { ConversationLog, MessageRef } from '../session';
+import type { ContentRef, EncodedContent } from '../store';
+import type { ConversationLog, ConversationLogKeys, MessageRef } from '../session';
+import { segmentEntries } from '../session';
 import { decodeMessage, decodeSegment, encodeMessage, encodeSegment } from './encode-message';
 
 /** Reads and writes one worker's view of the sessions' conversations in a content store. */
@@ -17,6 +18,15 @@ export interface ConversationReader {
   storeMessages(sessionId: string, messages: readonly ConversationMessage[]): Promise<MessageRef[]>;
   /** Seals the log's tail into a segment; returns the log with that segment as its head and an empty tail. */
   sealTail(sessionId: string, log: ConversationLog): Promise<ConversationLog>;
+  /** Every entry of a log given by its keys (what a model call's input carries), oldest first. */
+  readLogKeys(sessionId: string, log: ConversationLogKeys): Promise<MessageRef[]>;
+  /**
+   * Seals `entries` after the segment `head` into a segment and returns its reference: while `head`
+   * holds fewer than `segmentEntries` entries, the new segment takes its entries over (and names the
+   * one before it), so the chain stays one segment per `segmentEntries` entries however often it is
+   * sealed.
+   */
+  sealAfter(sessionId: string, head: string | null, entries: readonly MessageRef[]): Promise<ContentRef>;
 }
 
 /**
@@ -31,43 +41,60 @@ export function createConversationReader(
 ): ConversationReader {
   const cache = new ByteBoundedCache(cacheBytes);
 
-  const readSegment = async (
-    sessionId: string,
-    key: string,
-  ): Promise<{ previous: string | null; entries: MessageRef[] }> => {
+  const readSegment = async (sessionId: string, key: string): Promise<CachedSegment> => {
     const cacheKey = `${sessionId}\u0000${key}`;
-    const cached = cache.get(cacheKey) as { previous: string | null; entries: MessageRef[] } | undefined;
+    const cached = cache.get(cacheKey) as CachedSegment | undefined;
     if (cached) return cached;
     const bytes = await content.get(sessionId, key);
     const segment = decodeSegment(bytes);
-    const value = { previous: segment.previous?.key ?? null, entries: segment.entries };
+    const value: CachedSegment = {
+      previous: segment.previous?.key ?? null,
+      previousRef: segment.previous,
+      entries: segment.entries,
+      bytes: bytes.length,
+    };
     cache.set(cacheKey, value, bytes.length);
     return value;
   };
+  const readChain = async (sessionId: string, head: string | null): Promise<MessageRef[]> => {
+    const segments: MessageRef[][] = [];
+    for (let key = head; key !== null;) {
+      const segment = await readSegment(sessionId, key);
+      segments.push(segment.entries);
+      key = segment.previous;
+    }
+    return segments.reverse().flat();
+  };
+  const readMessages = (sessionId: string, refs: readonly { key: string }[]): Promise<ConversationMessage[]> =>
+    Promise.all(
+      refs.map(async ({ key }) => {
+        const cacheKey = `${sessionId}\u0000${key}`;
+        const cached = cache.get(cacheKey) as ConversationMessage | undefined;
+        if (cached) return cached;
+        const bytes = await content.get(sessionId, key);
+        const message = decodeMessage(bytes);
+        cache.set(cacheKey, message, bytes.length);
+        return message;
+      }),
+    );
 
   return {
     async readLog(sessionId, log) {
-      const segments: MessageRef[][] = [];
-      for (let key = log.head?.key ?? null; key !== null;) {
-        const segment = await readSegment(sessionId, key);
-        segments.push(segment.entries);
-        key = segment.previous;
-      }
-      return [...segments.reverse().flat(), ...log.tail];
+      return [...(await readChain(sessionId, log.head?.key ?? null)), ...log.tail];
     },
-    readMessages(sessionId, refs) {
-      return Promise.all(
-        refs.map(async ({ key }) => {
-          const cacheKey = `${sessionId}\u0000${key}`;
-          const cached = cache.get(cacheKey) as ConversationMessage | undefined;
-          if (cached) return cached;
-          const bytes = await content.get(sessionId, key);
-          const message = decodeMessage(bytes);
-          cache.set(cacheKey, message, bytes.length);
-          return message;
-        }),
+    async readLogKeys(sessionId, { head, tail }) {
+      const tailMessages = await readMessages(
+        sessionId,
+        tail.map((key) => ({ key })),
       );
+      // The tail's references: their keys as given, the rest as their messages give it.
+      const tailRefs = tailMessages.map((message, index): MessageRef => {
+        const { role, bytes, preview } = encodeMessage(message).ref;
+        return { role, key: tail[index] as string, bytes, preview };
+      });
+      return [...(await readChain(sessionId, head)), ...tailRefs];
     },
+    readMessages,
     async storeMessages(sessionId, messages) {
       const encoded = messages.map(encodeMessage);
       const keys = await Promise.all(encoded.map(({ bytes }) => content.put(sessionId, bytes)));
@@ -80,6 +107,28 @@ export function createConversationReader(
         cache.set(`${sessionId}\u0000${keys[index] as string}`, decodeMessage(bytes), bytes.length);
       return refs;
     },
+    async sealAfter(sessionId, head, entries) {
+      const previous = head === null ? null : await readSegment(sessionId, head);
+      const merged =
+        previous !== null && previous.entries.length < segmentEntries
+          ? { previous: previous.previousRef, entries: [...previous.entries, ...entries] }
+          : {
+              previous: head === null || previous === null ? null : { key: head, bytes: previous.bytes, preview: '' },
+              entries: [...entries],
+            };
+      const bytes = encodeSegment(merged);
+      const key = await content.put(sessionId, bytes);
+      // A segment the new one took over is read no more: it leaves the cache at once.
+      if (head !== null && merged.previous?.key !== head) cache.delete(`${sessionId}\u0000${head}`);
+      const cached: CachedSegment = {
+        previous: merged.previous?.key ?? null,
+        previousRef: merged.previous,
+        entries: merged.entries,
+        bytes: bytes.length,
+      };
+      cache.set(`${sessionId}\u0000${key}`, cached, bytes.length);
+      return { key, bytes: bytes.length, preview: '' };
+    },
     async sealTail(sessionId, log) {
       if (log.tail.length === 0) return log;
       const bytes = encodeSegment({ previous: log.head, entries: log.tail });
@@ -87,6 +136,14 @@ export function createConversationReader(
       return { head: { key, bytes: bytes.length, preview: '' }, tail: [], count: log.count, bytes: log.bytes };
     },
   };
+}
+
+/** A sealed segment as the reader keeps it: the key and reference of the one before it, its entries, its size. */
+interface CachedSegment {
+  previous: string | null;
+  previousRef: ContentRef | null;
+  entries: MessageRef[];
+  bytes: number;
 }
 
 /** A least-recently-used cache bounded by the bytes its values stand for. */
@@ -105,6 +162,13 @@ class ByteBoundedCache {
     this.#entries.delete(key);
     this.#entries.set(key, entry);
     return entry.value;
+  }
+
+  delete(key: string): void {
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return;
+    this.#entries.delete(key);
+    this.#bytes -= entry.bytes;
   }
 
   set(key: string, value: unknown, bytes: number): void {

@@ -33,6 +33,7 @@ export { isToolErrorCode, ToolErrorCode } from './tool-error-code';
 export type { ToolIssue } from './tool-issue';
 export type { ToolErrorOutcome, ToolOutcome, ToolResultOutcome } from './tool-outcome';
 export { DEFAULT_TOOL_HEARTBEAT_TIMEOUT_MS, toolActivityOptions } from './tool-activity-options';
+export { isVisibleInMask, visibleToolMask } from './visible-tool-mask';
 
 // Moved out of dispatch to src/kernel (defaults, JSON types, the tool-search name); still importable
 // from here so existing imports keep working.

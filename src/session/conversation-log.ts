@@ -29,6 +29,21 @@ export interface ConversationLog {
 }
 
 /**
+ * A conversation log as a model call's input carries it: the key of its newest sealed segment and
+ * the keys of the entries after it. The activity reads the rest from the content store, so the
+ * input stays small however long the session runs.
+ */
+export interface ConversationLogKeys {
+  head: string | null;
+  tail: string[];
+}
+
+/** The keys of `log` (see {@link ConversationLogKeys}). */
+export function conversationLogKeys(log: ConversationLog): ConversationLogKeys {
+  return { head: log.head?.key ?? null, tail: log.tail.map((entry) => entry.key) };
+}
+
+/**
  * A sealed segment as stored (JSON): the segment before it, if any, and its entries, oldest first.
  * Its key is the SHA-256 of the bytes stored: that JSON, or its encoded form with payload codecs.
  */
@@ -42,6 +57,19 @@ export const segmentEntries = 32;
 
 /** The log of a new session. */
 export const emptyConversationLog: ConversationLog = { head: null, tail: [], count: 0, bytes: 0 };
+
+/**
+ * The log with the model's response `entry`: when the model call sealed its tail and `entry` into
+ * the segment `sealed`, that segment ends it; otherwise `entry` joins the tail.
+ */
+export function logWithResponse(
+  log: ConversationLog,
+  entry: MessageRef,
+  sealed: ContentRef | undefined,
+): ConversationLog {
+  if (sealed === undefined) return appendToLog(log, [entry]);
+  return { head: sealed, tail: [], count: log.count + 1, bytes: log.bytes + entry.bytes };
+}
 
 /** The log with `entries` appended (pure; the caller seals the tail once it is full). */
 export function appendToLog(log: ConversationLog, entries: readonly MessageRef[]): ConversationLog {

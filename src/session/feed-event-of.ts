@@ -68,7 +68,7 @@ export function feedEventBodyOf(event: SessionEvent): FeedEventBody | undefined 
     case 'tool_started':
       return { type: event.type, callId: event.callId, tool: event.tool, approved: event.approved };
     case 'tool_ended':
-      return { type: event.type, callId: event.callId, tool: event.tool, ...outcomeOf(event.outcome) };
+      return { type: event.type, callId: event.callId, tool: event.tool, ...outcomeOf(event.outcome, event.message) };
     case 'batch_ended':
       return { type: event.type, index: event.index };
     case 'batch_cancelled':
@@ -142,7 +142,13 @@ function reasonOf({ code, message, callFirst }: FeedReason): FeedReason {
   return { code, message: previewOf(message, 1_000), ...(callFirst ? { callFirst } : {}) };
 }
 
-function outcomeOf(outcome: ToolOutcome): { isError: boolean; code?: string; output: FeedValue } {
+function outcomeOf(
+  outcome: ToolOutcome,
+  stored: ContentRef | undefined,
+): { isError: boolean; code?: string; output: FeedValue; ref?: ContentRef } {
+  // The workflow holds no output the rules do not read: the stored result's preview stands for it.
+  if (outcome.type === 'tool-result' && outcome.output === null && stored !== undefined)
+    return { isError: false, output: { preview: stored.preview, truncated: true }, ref: refOf(stored) };
   if (outcome.type === 'tool-result') return { isError: false, output: feedValueOf(outcome.output) };
   return { isError: true, code: outcome.code, output: feedValueOf(previewOf(outcome.message, 1_000)) };
 }

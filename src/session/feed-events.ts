@@ -109,8 +109,19 @@ export type FeedEventBody =
   | { type: 'batch_started'; index: number; size: number; callIds: string[] }
   /** One call started running. */
   | { type: 'tool_started'; callId: string; tool: string; approved: boolean }
-  /** One call ended: its output (or error message) trimmed. */
-  | { type: 'tool_ended'; callId: string; tool: string; isError: boolean; code?: string; output: FeedValue }
+  /**
+   * One call ended: its output (or error message) trimmed. An output the workflow does not hold (the
+   * rules do not read it) shows as the preview of its stored result, with `ref` to read it whole.
+   */
+  | {
+      type: 'tool_ended';
+      callId: string;
+      tool: string;
+      isError: boolean;
+      code?: string;
+      output: FeedValue;
+      ref?: ContentRef;
+    }
   /** The batch's calls all have their outcomes. */
   | { type: 'batch_ended'; index: number }
   /** Calls that will not run (the user interrupted). */

@@ -4,10 +4,10 @@
  * log's shape. Runs in the workflow sandbox.
  * @module
  */
-export { appendToLog, segmentEntries } from './conversation-log';
+export { appendToLog, conversationLogKeys, logWithResponse, segmentEntries } from './conversation-log';
 export { mergeRuleStatePages, pageBytes, readPageRequest, ruleStatePage, transcriptPage } from './answer-pages';
 export type { PageRequest, PagedTranscriptEntry, RuleStatePage, TranscriptPage } from './answer-pages';
-export type { ConversationLog, ConversationSegment, MessageRef } from './conversation-log';
+export type { ConversationLog, ConversationLogKeys, ConversationSegment, MessageRef } from './conversation-log';
 export { undecodableEncoding } from './payload-converter';
 export { renderCurrentDetails } from './render-current-details';
 export { toolrailSearchAttributes, toolrailStatusKey, toolrailTotalTokensKey } from './search-attributes';
@@ -47,7 +47,7 @@ export {
 } from './session-messages';
 export type { SessionMessageKind } from './session-messages';
 export type { ApproveToolCallInput, InterruptInput, SentUserMessage, UserMessageInput } from './session-messages';
-export { sessionSearchAttributes } from './session-search-attributes';
+export { changedSearchAttributes, sessionSearchAttributes } from './session-search-attributes';
 export type { SessionSearchSource } from './session-search-attributes';
 export { SessionStatus } from './session-status';
 export type { RunEndReason } from './session-status';

@@ -3,6 +3,7 @@ import type { PreparedCall, ToolCatalog, ToolErrorOutcome, ToolOutcome } from '.
 import type { ConversationLog, MessageRef } from './conversation-log';
 import type { RunEndReason } from './session-status';
 import type { ModelContextView, PendingApproval } from './session-views';
+import type { ContentRef } from '../store';
 import type { ModelFinishReason, ModelUsage } from '../models';
 import type { StoreEvent } from './store-problem';
 
@@ -75,7 +76,8 @@ export type SessionEvent =
   /**
    * The model answered: its text (a preview), the calls it proposed (each prepared, or already an
    * error; none prepared when its finish reason stops them: cut off, refused, filtered, paused), the
-   * stored response, why it stopped and the tokens it used (absent in responses recorded before).
+   * stored response, why it stopped and the tokens it used (absent in responses recorded before);
+   * `sealed`: the log's tail and the response were sealed into this segment, which now ends the log.
    */
   | {
       type: 'model_responded';
@@ -84,6 +86,7 @@ export type SessionEvent =
       prepared: (PreparedCall | ToolErrorOutcome)[];
       message: MessageRef;
       shown: ModelContextView;
+      sealed?: ContentRef;
       finishReason?: ModelFinishReason;
       rawFinishReason?: string;
       usage?: ModelUsage;
@@ -115,8 +118,11 @@ export type SessionEvent =
   | { type: 'batch_started'; index: number; size: number; callIds: string[] }
   /** One call's activity was scheduled. */
   | { type: 'tool_started'; callId: string; tool: string; interruptBehavior: 'cancel' | 'block'; approved: boolean }
-  /** One call's activity settled (a result, an error, a cancellation). */
-  | { type: 'tool_ended'; callId: string; tool: string; outcome: ToolOutcome }
+  /**
+   * One call's activity settled (a result, an error, a cancellation). `message`: its result as the
+   * activity stored it (a result's `output` is then `null` unless the rules read it).
+   */
+  | { type: 'tool_ended'; callId: string; tool: string; outcome: ToolOutcome; message?: MessageRef }
   /**
    * The batch's calls have their outcomes, in call order: `ran` ones are recorded by the rules
    * (in that order), the others (refused, denied, not run) only answer the model.

@@ -33,3 +33,16 @@ export function sessionSearchAttributes(session: SessionSearchSource): SearchAtt
     { key: toolrailTotalTokensKey, value: totalTokens(session.usage.session) },
   ];
 }
+
+/**
+ * Of `pairs`, those whose value differs from what `shown` holds for their key (every one the first
+ * time), and `shown` then holds them: a workflow run upserts only the attributes that changed.
+ */
+export function changedSearchAttributes(
+  pairs: readonly SearchAttributeUpdatePair[],
+  shown: Map<string, unknown>,
+): SearchAttributeUpdatePair[] {
+  const changed = pairs.filter(({ key, value }) => !shown.has(key.name) || shown.get(key.name) !== value);
+  for (const { key, value } of changed) shown.set(key.name, value);
+  return changed;
+}

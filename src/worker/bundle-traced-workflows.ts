@@ -1,6 +1,6 @@
 import { bundleWorkflowCode } from '@temporalio/worker';
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { bundlerLogger } from './bundle-session-workflows';
+import { bundleTypeScriptAsPublished, bundlerLogger } from './bundle-session-workflows';
 import { workflowsPath } from './workflows-path';
 import { payloadConverterPath } from './payload-converter-path';
 
@@ -20,6 +20,7 @@ export function bundleTracedSessionWorkflows(): Promise<WorkflowBundleWithSource
     payloadConverterPath,
     workflowInterceptorModules: [tracingWorkflowInterceptorsModule],
     logger: bundlerLogger,
+    webpackConfigHook: bundleTypeScriptAsPublished,
   });
   return cached;
 }

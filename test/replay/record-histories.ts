@@ -7,8 +7,12 @@
  * history form.
  *
  *   npx tsx test/replay/record-histories.ts
+ *   npx tsx test/replay/record-histories.ts --only ticket-flow,parallel-batch --suffix catalog-on-change
  *   TOOLRAIL_RECORD=other-clients npx tsx test/replay/record-histories.ts   # one scenario
  *
+ * `--only` records the named scenarios alone; `--suffix S` writes `<file>-S.json` instead, next to
+ * the recordings of earlier workflow code, which must still replay (a new shape of history, e.g.
+ * after a `patched()` change, gets recordings of its own this way).
  * Regenerate only to add a scenario, or for a workflow change that is meant to break replay (and
  * then say so: sessions in flight on the old code would fail the same way). A change that makes
  * the committed histories fail to replay is otherwise a bug in the change, or needs `patched()`.
@@ -301,8 +305,12 @@ async function record(): Promise<void> {
   try {
     const client = new Client({ connection, namespace: server.namespace });
     mkdirSync(historiesDirectory, { recursive: true });
-    // `record-histories.ts a b` (or TOOLRAIL_RECORD=a,b) records only those scenarios (adding one leaves the others' histories as they are).
-    const only = [...process.argv.slice(2), ...(process.env.TOOLRAIL_RECORD?.split(',') ?? [])];
+    // `--only a,b`, `record-histories.ts a b` or TOOLRAIL_RECORD=a,b records only those scenarios (adding one leaves the others' histories as they are).
+    const only = optionValue('--only')?.split(',') ?? [
+      ...scenarioNames(),
+      ...(process.env.TOOLRAIL_RECORD?.split(',') ?? []),
+    ];
+    const suffix = optionValue('--suffix');
     for (const scenario of scenarios.filter(({ name }) => only.length === 0 || only.includes(name))) {
       const taskQueue = `replay-${scenario.name}`;
       const worker = await createWorker({
@@ -324,7 +332,7 @@ async function record(): Promise<void> {
         const history = histories[index];
         if (history === undefined)
           throw new Error(`${scenario.name}: no run ${index + 1} (the chain has ${histories.length})`);
-        writeHistory(file, history);
+        writeHistory(suffix === undefined ? file : file.replace(/\.json$/, `-${suffix}.json`), history);
       }
     }
   } finally {
@@ -332,6 +340,18 @@ async function record(): Promise<void> {
     await connection.close();
     await server.stop();
   }
+}
+
+/** The value after `name` on the command line, if given. */
+/** Scenario names given on the command line without `--only` (every argument that is no option nor its value). */
+function scenarioNames(): string[] {
+  const args = process.argv.slice(2);
+  return args.filter((arg, index) => !arg.startsWith('--') && !(args[index - 1]?.startsWith('--') ?? false));
+}
+
+function optionValue(name: string): string | undefined {
+  const index = process.argv.indexOf(name);
+  return index < 0 ? undefined : process.argv[index + 1];
 }
 
 function writeHistory(file: string, history: JsonHistory): void {

@@ -34,6 +34,19 @@ const expectedHistories: Record<string, { includes: string[]; endsWith: string }
     includes: ['MARKER_RECORDED', 'ACTIVITY_TASK_COMPLETED'],
     endsWith: 'WORKFLOW_EXECUTION_COMPLETED',
   },
+  // Recorded after the catalog moved to the model call (`patched('catalog-on-change')`): no catalog marker per turn.
+  'ticket-flow-catalog-on-change.json': {
+    includes: ['MARKER_RECORDED', 'ACTIVITY_TASK_COMPLETED'],
+    endsWith: 'WORKFLOW_EXECUTION_COMPLETED',
+  },
+  'parallel-batch-catalog-on-change.json': {
+    includes: ['ACTIVITY_TASK_SCHEDULED'],
+    endsWith: 'WORKFLOW_EXECUTION_COMPLETED',
+  },
+  'approval-catalog-on-change.json': {
+    includes: ['WORKFLOW_EXECUTION_UPDATE_ACCEPTED', 'WORKFLOW_EXECUTION_UPDATE_COMPLETED', 'TIMER_CANCELED'],
+    endsWith: 'WORKFLOW_EXECUTION_COMPLETED',
+  },
   'continue-as-new-first-run.json': { includes: [], endsWith: 'WORKFLOW_EXECUTION_CONTINUED_AS_NEW' },
   'continue-as-new-second-run.json': { includes: [], endsWith: 'WORKFLOW_EXECUTION_CONTINUED_AS_NEW' },
   'continue-as-new-last-run.json': { includes: [], endsWith: 'WORKFLOW_EXECUTION_COMPLETED' },

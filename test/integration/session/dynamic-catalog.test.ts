@@ -64,4 +64,55 @@ describe('the catalog of a session', () => {
       ['connect_storage', 'export_report'],
     ]);
   });
+
+  it('shows a deferred tool that tool_search revealed from the next turn on, and lets the model call it', async () => {
+    const tools = [
+      defineTool({
+        name: 'read_calendar',
+        description: 'Reads the calendar.',
+        inputSchema: z.object({}),
+        concurrency: 'READ_ONLY',
+        execute: () => ({ events: [] }),
+      }),
+      defineTool({
+        name: 'send_invite',
+        description: 'Sends a calendar invite.',
+        inputSchema: z.object({ to: z.string() }),
+        concurrency: 'READ_ONLY',
+        shouldDefer: true,
+        execute: ({ to }) => ({ invited: to }),
+      }),
+    ];
+    const model = createScriptedModel([
+      toolCallResponse('tool_search', { query: 'select:send_invite' }),
+      toolCallResponse('send_invite', { to: 'ada@example.com' }),
+      toolCallResponse('read_calendar'),
+      textResponse('Invited.'),
+    ]);
+    await withSessionWorker({ connections, tools, scriptedModels: { deferred: model } }, async ({ client }) => {
+      const session = await client.startSession({
+        sessionId: uniqueName('deferred-catalog'),
+        rules: compileRules({ toolrail: 1, rules: [] }),
+        model: { provider: 'scripted', model: 'deferred' },
+        firstMessage: 'Invite Ada.',
+        limits: { closeWhenIdle: true },
+      });
+      expect(await session.result()).toMatchObject({
+        lastRunEnd: 'answered',
+        counters: { toolCalls: 3, blockedCalls: 0 },
+      });
+      const results = (await session.transcript()).filter((entry) => entry.kind === 'tool');
+      expect(results.map((entry) => [entry.tool, entry.isError])).toEqual([
+        ['tool_search', false],
+        ['send_invite', false],
+        ['read_calendar', false],
+      ]);
+    });
+    expect(model.requests.map((request) => request.tools.map((tool) => tool.name))).toEqual([
+      ['read_calendar', 'tool_search'],
+      ['read_calendar', 'tool_search', 'send_invite'],
+      ['read_calendar', 'tool_search', 'send_invite'],
+      ['read_calendar', 'tool_search', 'send_invite'],
+    ]);
+  });
 });

@@ -35,7 +35,7 @@ describe('storing the result of a call that ran', () => {
     new MockActivityEnvironment().run(storeToolResult, input);
 
   it('offloads an output over maxResultSizeChars to the content store: the model reads a preview and its key', async () => {
-    const executed = await run(options('y'.repeat(5_000)));
+    const executed = await run(options('y'.repeat(5_000), { rulesReadOutput: true }));
     expect(executed.outcome).toMatchObject({ output: 'y'.repeat(1_000), fullSizeChars: 5_000 });
     const key = executed.outcome.type === 'tool-result' ? (executed.outcome.offloadedTo ?? '') : '';
     const whole = decodeMessage(await store.get('s1', key));
@@ -52,7 +52,21 @@ describe('storing the result of a call that ran', () => {
     store.heal();
     const executed = await storing;
     expect(executed.message).toBeDefined();
-    expect(executed.outcome).toMatchObject({ output: 'refunded' });
+    expect(executed.outcome).toMatchObject({ output: null });
+    expect(decodeMessage(await store.get('s1', executed.message?.key ?? ''))).toMatchObject({ content: 'refunded' });
+  });
+
+  it('keeps an output the rules do not read out of the workflow (null): the stored message holds it, read outputs come back whole', async () => {
+    const unread = await run(options('refunded'));
+    expect(unread.outcome).toMatchObject({ output: null });
+    expect(decodeMessage(await store.get('s1', unread.message?.key ?? ''))).toMatchObject({ content: 'refunded' });
+    const read = await run(options('refunded', { rulesReadOutput: true }));
+    expect(read.outcome).toMatchObject({ output: 'refunded' });
+    const search = await run({
+      ...options('found: lookup_order'),
+      outcome: { type: 'tool-result', callId: 'c2', toolName: 'tool_search', output: 'found: lookup_order' },
+    });
+    expect(search.outcome).toMatchObject({ output: 'found: lookup_order' });
   });
 
   it('reports a call whose result could not be stored by the deadline as having run: small outputs whole, larger ones as a preview saying why', async () => {

@@ -134,6 +134,37 @@ describe('the conversation reader', () => {
     expect(first).toMatchObject({ tail: [], count: 10 });
   });
 
+  it('seals a log sealed after every response into one segment per 32 entries, and reads it back by its keys', async () => {
+    const writer = createConversationReader(encodedContent(store));
+    const refs = await writer.storeMessages(
+      's',
+      Array.from({ length: 100 }, (_, index): ConversationMessage => ({ role: 'user', text: `message ${index}` })),
+    );
+    // As the model call does: what came since the last response (here three messages at a time) is sealed after the head.
+    let head: string | null = null;
+    for (let start = 0; start < 99; start += 3)
+      head = (await writer.sealAfter('s', head, refs.slice(start, start + 3))).key;
+    const tail = refs.slice(99).map((ref) => ref.key);
+    const reader = createConversationReader(encodedContent(store));
+    expect(await reader.readLogKeys('s', { head, tail })).toEqual(refs);
+    // 99 entries sealed three at a time: a segment takes the one before it over while that holds fewer than 32, so three of 33.
+    expect(store.reads.filter((key) => !refs.some((ref) => ref.key === key))).toHaveLength(3);
+  });
+
+  it('seals the same entries after the same head under the same key (a retried model call writes nothing new)', async () => {
+    const writer = createConversationReader(encodedContent(store));
+    const refs = await writer.storeMessages('s', [
+      { role: 'user', text: 'one' },
+      { role: 'user', text: 'two' },
+    ]);
+    const first = await writer.sealAfter('s', null, refs.slice(0, 1));
+    const again = await writer.sealAfter('s', first.key, refs.slice(1));
+    expect(await writer.sealAfter('s', first.key, refs.slice(1))).toEqual(again);
+    expect(
+      await createConversationReader(encodedContent(store)).readLogKeys('s', { head: again.key, tail: [] }),
+    ).toEqual(refs);
+  });
+
   it('fails with the session and the key named when a segment is missing', async () => {
     const { log } = await logOf(40);
     await store.deleteSession('s');

@@ -178,6 +178,51 @@ describe('applyEvent, the one writer of session state', () => {
     expect(state.ruleState.ended).toBe('answered');
   });
 
+  it('ends the log at the segment a model call sealed its tail and response into, and counts the response', () => {
+    const state = fold(freshState(), [
+      { type: 'message_received', text: 'hi', via: 'update' },
+      { type: 'run_started', run: 1, queued: 'hi', message: ref('u1') },
+      { type: 'turn_started', turn: 0 },
+    ]);
+    expect(state.log.tail.map(({ key }) => key)).toEqual(['u1']);
+    const sealed = { key: 'segment-1', bytes: 300, preview: '' };
+    applyEvent(state, {
+      type: 'model_responded',
+      calls: [],
+      prepared: [],
+      message: ref('a1', 'assistant'),
+      shown: { messages: 1, previewed: 0, omitted: 0, bytes: 10, budgetBytes: 100 },
+      sealed,
+    });
+    expect(state.log).toEqual({ head: sealed, tail: [], count: 2, bytes: 20 });
+  });
+
+  it('looks the catalog up again after tool_search revealed a tool (its version no longer names it)', () => {
+    const state = fold(freshState(), [
+      { type: 'catalog_changed', catalog: { version: 'v1', tools: [], hiddenDeferredTools: ['send_invite'] } },
+      { type: 'message_received', text: 'hi', via: 'update' },
+      { type: 'run_started', run: 1, queued: 'hi', message: ref('u1') },
+      { type: 'turn_started', turn: 0 },
+    ]);
+    const search = { ...call('s1', 'tool_search'), concurrency: 'READ_ONLY' as const };
+    applyEvent(state, {
+      type: 'model_responded',
+      calls: [],
+      prepared: [search],
+      message: ref('a1', 'assistant'),
+      shown: { messages: 1, previewed: 0, omitted: 0, bytes: 10, budgetBytes: 100 },
+    });
+    const outcome = {
+      type: 'tool-result' as const,
+      callId: 's1',
+      toolName: 'tool_search',
+      output: { revealed: ['send_invite'] },
+    };
+    applyEvent(state, { type: 'batch_ended', index: 0, outcomes: [{ outcome, ran: true }] });
+    expect(state.revealedTools).toEqual(['send_invite']);
+    expect(state.catalog.version).toBe('');
+  });
+
   it('puts an interrupt message first, and marks the run interrupted only while one is in progress', () => {
     const state = fold(freshState(), [
       { type: 'message_received', text: 'later', via: 'update' },

@@ -1,0 +1,174 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Client, Connection } from '@temporalio/client';
+import { ToolrailClient } from '../src/client/toolrail-client';
+import { startDevServer } from '../src/devserver/start-dev-server';
+import type { CompiledRuleSet } from '../src/rules';
+import type { bareSession } from './scale/bare-workflows';
+import { emptyRules } from './dispatch/measure-on-server';
+import { findProcess, loadLine, processCpuMs } from './scale/process-stats';
+import { readHistories } from './scale/scale-histories';
+import { scaleModelName } from './scale/scale-tool';
+import { startScaleWorker } from './scale/scale-workers';
+import type { ScaleWorkerProcess } from './scale/scale-workers';
+import { printPhase } from './scale/print-scale-results';
+import type { ScalePhase, ScaleRound, ScaleVariant } from './scale/scale-types';
+
+/** The workloads; `TOOLRAIL_BENCH_QUICK=1` (or `--quick`): shorter ones, a few minutes in all. */
+function scalePhases(quick: boolean): ScalePhase[] {
+  return quick
+    ? [
+        { title: 'one session of 40 turns', sessions: 1, turns: 40, rounds: 2, variants: allVariants() },
+        { title: '100 sessions at once, 6 turns each', sessions: 100, turns: 6, rounds: 1, variants: concurrent() },
+        { title: '200 sessions at once, 6 turns each', sessions: 200, turns: 6, rounds: 2, variants: concurrent() },
+      ]
+    : [
+        { title: 'one session of 200 turns', sessions: 1, turns: 200, rounds: 3, variants: allVariants() },
+        { title: '100 sessions at once, 6 turns each', sessions: 100, turns: 6, rounds: 3, variants: concurrent() },
+        { title: '1,000 sessions at once, 6 turns each', sessions: 1_000, turns: 6, rounds: 3, variants: concurrent() },
+      ];
+}
+
+function allVariants(): ScaleVariant[] {
+  return ['toolrail', 'bare', 'bare by reference'];
+}
+function concurrent(): ScaleVariant[] {
+  return ['toolrail', 'bare'];
+}
+
+/**
+ * `npm run bench -- scale`: toolrail sessions against a bare Temporal workflow of the same shape
+ * (per turn one "model" activity that returns one call and one tool activity that returns 1 KB;
+ * and the bare workflow with its results stored and returned by reference), side by side on a dev
+ * server of their own, each on a worker process of its own, the variants taking turns round by
+ * round. Prints, per turn, the worker's and the server's CPU, history bytes and events, wall time;
+ * for many sessions at once, turns per second, p99 turn latency, workflow-task waits and timeouts,
+ * and the worker's RSS round by round; each as a ratio to bare.
+ */
+export async function runScaleBench(): Promise<void> {
+  const quick = process.env['TOOLRAIL_BENCH_QUICK'] === '1';
+  // TOOLRAIL_BENCH_SCALE_SESSIONS=1,1000 runs only the phases of those session counts.
+  const only = process.env['TOOLRAIL_BENCH_SCALE_SESSIONS']?.split(',').map(Number);
+  const phases = scalePhases(quick).filter((phase) => only === undefined || only.includes(phase.sessions));
+  const storeDirectory = mkdtempSync(path.join(os.tmpdir(), 'toolrail-bench-scale-'));
+  const server = await startDevServer({ ui: false });
+  const [host, port] = server.address.split(':');
+  const serverPid = findProcess(['server', 'start-dev', '--ip', host ?? '', '--port', port ?? '']);
+  const connection = await Connection.connect({ address: server.address });
+  const workers: ScaleWorkerProcess[] = [];
+  try {
+    const common = { address: server.address, namespace: server.namespace, storeDirectory };
+    const turns = [...new Set(phases.map((phase) => phase.turns))];
+    const toolrailWorker = await startScaleWorker({
+      ...common,
+      variant: 'toolrail',
+      taskQueue: 'scale-toolrail',
+      turns,
+    });
+    workers.push(toolrailWorker);
+    const bareWorker = await startScaleWorker({ ...common, variant: 'bare', taskQueue: 'scale-bare', turns });
+    workers.push(bareWorker);
+    const client = new Client({ connection, namespace: server.namespace });
+    const toolrail = new ToolrailClient({ client, taskQueue: 'scale-toolrail' });
+    const rules = emptyRules();
+    process.stdout.write(
+      `\nscale: toolrail against a bare Temporal workflow of the same shape, local dev server, ${os.cpus().length} cores${quick ? ' (quick)' : ''}; ${loadLine()}\n`,
+    );
+    let sequence = 0;
+    for (const phase of phases) {
+      const rounds: ScaleRound[][] = [];
+      for (let round = 0; round < phase.rounds; round++) {
+        const measured: ScaleRound[] = [];
+        // The variants take turns, in a rotating order, so drift in the machine's load hits them alike.
+        const order = phase.variants.map((_, index) => phase.variants[(index + round) % phase.variants.length]);
+        for (const variant of order) {
+          if (variant === undefined) continue;
+          const worker = variant === 'toolrail' ? toolrailWorker : bareWorker;
+          const ids = Array.from({ length: phase.sessions }, () => `scale-${(sequence += 1)}`);
+          const run =
+            variant === 'toolrail'
+              ? (id: string) => runToolrailSession(toolrail, rules, id, phase.turns)
+              : (id: string) => runBareSession(client, id, phase.turns, variant === 'bare by reference');
+          measured.push(await measureRound(variant, worker, serverPid, ids, phase.turns, run, client));
+        }
+        rounds.push(measured);
+      }
+      printPhase(phase, rounds);
+    }
+    process.stdout.write(`(${loadLine()} at the end)\n`);
+  } finally {
+    for (const worker of workers) await worker.stop();
+    await connection.close();
+    await server.stop();
+    rmSync(storeDirectory, { recursive: true, force: true });
+  }
+}
+
+async function measureRound(
+  variant: ScaleVariant,
+  worker: ScaleWorkerProcess,
+  serverPid: number | undefined,
+  ids: readonly string[],
+  turns: number,
+  run: (id: string) => Promise<void>,
+  client: Client,
+): Promise<ScaleRound> {
+  const before = await worker.stats();
+  const serverBefore = serverPid === undefined ? undefined : processCpuMs(serverPid);
+  let rssPeak = before.rss;
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      rssPeak = Math.max(rssPeak, (await worker.stats()).rss);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  })();
+  const started = performance.now();
+  await Promise.all(ids.map(run));
+  const wallMs = performance.now() - started;
+  sampling = false;
+  await sampler;
+  const after = await worker.stats();
+  const serverAfter = serverPid === undefined ? undefined : processCpuMs(serverPid);
+  const history = await readHistories(client, ids, variant === 'toolrail' ? 'callModel' : 'model');
+  return {
+    variant,
+    turns: ids.length * turns,
+    wallMs,
+    workerCpuMs: (after.cpuMicros - before.cpuMicros) / 1000,
+    serverCpuMs: serverBefore === undefined || serverAfter === undefined ? undefined : serverAfter - serverBefore,
+    workerRssPeak: Math.max(rssPeak, after.rss),
+    workerRssAfter: after.rss,
+    history,
+  };
+}
+
+async function runToolrailSession(
+  toolrail: ToolrailClient,
+  rules: CompiledRuleSet,
+  sessionId: string,
+  turns: number,
+): Promise<void> {
+  const session = await toolrail.startSession({
+    sessionId,
+    rules,
+    model: { provider: 'scripted', model: scaleModelName(turns) },
+    firstMessage: 'Read the document, page by page.',
+    interactive: false,
+    limits: { maxTurnsPerRun: turns + 5 },
+  });
+  const status = await session.result();
+  if (status.counters.toolCalls !== turns)
+    throw new Error(`session ${sessionId} ran ${status.counters.toolCalls} calls`);
+}
+
+async function runBareSession(client: Client, workflowId: string, turns: number, byReference: boolean): Promise<void> {
+  const calls = await client.workflow.execute<typeof bareSession>('bareSession', {
+    taskQueue: 'scale-bare',
+    workflowId,
+    args: [{ turns, byReference }],
+  });
+  if (calls !== turns) throw new Error(`bare session ${workflowId} ran ${calls} calls`);
+}

@@ -1,0 +1,120 @@
+import type { ScalePhase, ScaleRound, ScaleVariant } from './scale-types';
+
+/** The median of `values` (NaN when empty). */
+function median(values: readonly number[]): number {
+  const sorted = values.filter((value) => Number.isFinite(value)).sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+/** The `p`-th percentile of `values` (nearest rank). */
+function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
+}
+
+/** One figure of a round, and how to show it. */
+interface Row {
+  label: string;
+  of: (round: ScaleRound) => number;
+  format: (value: number) => string;
+  /** Sum the rounds instead of taking their median. */
+  sum?: boolean;
+}
+
+const ms = (value: number): string => `${value.toFixed(value < 10 ? 2 : 1)} ms`;
+const kb = (value: number): string => `${(value / 1000).toFixed(2)} KB`;
+const mb = (value: number): string => `${(value / 1e6).toFixed(0)} MB`;
+const count = (value: number): string => value.toFixed(value < 100 ? 1 : 0);
+
+const perTurnRows: Row[] = [
+  { label: 'worker CPU per turn', of: (round) => round.workerCpuMs / round.turns, format: ms },
+  { label: 'server CPU per turn', of: (round) => (round.serverCpuMs ?? Number.NaN) / round.turns, format: ms },
+  { label: 'history bytes per turn', of: (round) => round.history.bytes / round.turns, format: kb },
+  { label: 'history events per turn', of: (round) => round.history.events / round.turns, format: count },
+  { label: 'wall per turn', of: (round) => round.wallMs / round.turns, format: ms },
+];
+
+const concurrentRows: Row[] = [
+  { label: 'turns per second', of: (round) => round.turns / (round.wallMs / 1000), format: count },
+  { label: 'turn latency p99', of: (round) => percentile(round.history.turnLatencies, 99), format: ms },
+  { label: 'turn latency p50', of: (round) => percentile(round.history.turnLatencies, 50), format: ms },
+  {
+    label: 'workflow-task schedule-to-start p99',
+    of: (round) => percentile(round.history.workflowTaskWaits, 99),
+    format: ms,
+  },
+  {
+    label: 'workflow-task timeouts (all rounds)',
+    of: (round) => round.history.workflowTaskTimeouts,
+    format: (value) => value.toFixed(0),
+    sum: true,
+  },
+  ...perTurnRows.slice(0, 4),
+  { label: 'worker RSS peak', of: (round) => round.workerRssPeak, format: mb },
+];
+
+/**
+ * Prints one phase as a Markdown table: per variant the median over the rounds (sums where said),
+ * and each as a ratio to bare (history bytes also to bare by reference); then the worker's RSS peak
+ * round by round, and for one session, where a turn's history bytes go.
+ */
+export function printPhase(phase: ScalePhase, rounds: readonly (readonly ScaleRound[])[]): void {
+  const variants = phase.variants;
+  const byVariant = (variant: ScaleVariant): ScaleRound[] =>
+    rounds.flatMap((measured) => measured.filter((round) => round.variant === variant));
+  const figure = (row: Row, variant: ScaleVariant): number => {
+    const values = byVariant(variant).map(row.of);
+    return row.sum ? values.reduce((sum, value) => sum + value, 0) : median(values);
+  };
+  const ratio = (value: number, base: number): string =>
+    Number.isFinite(value) && Number.isFinite(base) && base > 0 ? `${(value / base).toFixed(2)}×` : '–';
+  const hasReference = variants.includes('bare by reference');
+  const rows = phase.sessions === 1 ? perTurnRows : concurrentRows;
+  const lines = [
+    `\n${phase.title}: medians of ${phase.rounds} round${phase.rounds === 1 ? '' : 's'}`,
+    `| | ${variants.join(' | ')} | toolrail / bare${hasReference ? ' | toolrail / bare by reference' : ''} |`,
+    `|---|${variants.map(() => '---|').join('')}---|${hasReference ? '---|' : ''}`,
+    ...rows.map((row) => {
+      const values = variants.map((variant) => figure(row, variant));
+      const toolrail = figure(row, 'toolrail');
+      return `| ${row.label} | ${values.map((value) => row.format(value)).join(' | ')} | ${ratio(toolrail, figure(row, 'bare'))} |${hasReference ? ` ${ratio(toolrail, figure(row, 'bare by reference'))} |` : ''}`;
+    }),
+  ];
+  if (phase.sessions > 1) {
+    for (const variant of variants) {
+      const peaks = byVariant(variant).map((round) => mb(round.workerRssPeak));
+      const after = byVariant(variant).map((round) => mb(round.workerRssAfter));
+      lines.push(
+        `worker RSS, round by round, ${variant}: peak ${peaks.join(' → ')}; after the round ${after.join(' → ')}`,
+      );
+    }
+  } else {
+    lines.push(...historyBreakdown(rounds[0] ?? [], variants));
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** Where a turn's history bytes go, by event type (and activity), for each variant of one round. */
+function historyBreakdown(measured: readonly ScaleRound[], variants: readonly ScaleVariant[]): string[] {
+  const kinds = new Set(measured.flatMap((round) => [...round.history.bytesByKind.keys()]));
+  const perTurn = (round: ScaleRound | undefined, kind: string): string => {
+    const counted = round?.history.bytesByKind.get(kind);
+    return counted && round
+      ? `${(counted.bytes / round.turns).toFixed(0)} B (${(counted.events / round.turns).toFixed(2)})`
+      : '–';
+  };
+  const sorted = [...kinds].sort((a, b) => a.localeCompare(b));
+  const roundOf = (variant: ScaleVariant): ScaleRound | undefined =>
+    measured.find((round) => round.variant === variant);
+  return [
+    'history per turn by event, bytes (events):',
+    `| event | ${variants.join(' | ')} |`,
+    `|---|${variants.map(() => '---|').join('')}`,
+    ...sorted.map((kind) => `| ${kind} | ${variants.map((variant) => perTurn(roundOf(variant), kind)).join(' | ')} |`),
+  ];
+}

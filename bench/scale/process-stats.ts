@@ -1,0 +1,48 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync, readdirSync } from 'node:fs';
+
+let ticksPerSecond: number | undefined;
+
+/** CPU time (user + system) of process `pid` so far, in milliseconds; `undefined` where `/proc` is not readable. */
+export function processCpuMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command (which may hold spaces) start after its closing parenthesis.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    return (ticks * 1000) / ticksPerSecond;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The process whose command line (after the executable) starts with `parts`, e.g. the dev server on a port, or `undefined`. */
+export function findProcess(parts: readonly string[]): number | undefined {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return undefined;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (parts.every((part, index) => argv[index + 1] === part)) return Number(entry);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return undefined;
+}
+
+/** The machine's 1-minute load average as `uptime` shows it, with the core count. */
+export function loadLine(): string {
+  try {
+    const [one, five, fifteen] = readFileSync('/proc/loadavg', 'utf8').split(' ');
+    return `load average ${one}, ${five}, ${fifteen}`;
+  } catch {
+    return 'load average unknown';
+  }
+}

@@ -1,0 +1,26 @@
+import type { HistoryFigures } from './scale-histories';
+
+/** The sides compared: toolrail, the bare workflow, and the bare workflow with results by reference. */
+export type ScaleVariant = 'toolrail' | 'bare' | 'bare by reference';
+
+/** One workload: `sessions` sessions of `turns` turns at once, `rounds` times, the variants taking turns. */
+export interface ScalePhase {
+  title: string;
+  sessions: number;
+  turns: number;
+  rounds: number;
+  variants: readonly ScaleVariant[];
+}
+
+/** What one round of one variant measured. */
+export interface ScaleRound {
+  variant: ScaleVariant;
+  /** Tool-call turns in the round (sessions × turns). */
+  turns: number;
+  wallMs: number;
+  workerCpuMs: number;
+  serverCpuMs: number | undefined;
+  workerRssPeak: number;
+  workerRssAfter: number;
+  history: HistoryFigures;
+}
