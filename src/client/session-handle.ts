@@ -110,7 +110,9 @@ export class SessionHandle {
       try {
         let cursor: string | null | undefined;
         do {
-          const page: RuleStatePage = await this.workflow.query(ruleStateQuery, cursor ? { cursor } : {});
+          const page: RuleStatePage = cursor
+            ? await this.workflow.query(ruleStateQuery, { cursor })
+            : await this.workflow.query(ruleStateQuery);
           pages.push(page);
           cursor = page.next;
         } while (cursor !== null);
@@ -131,7 +133,12 @@ export class SessionHandle {
     const entries: TranscriptEntry[] = [];
     let cursor: string | undefined;
     for (;;) {
-      const page: TranscriptPage = await this.workflow.query(transcriptQuery, cursor === undefined ? {} : { cursor });
+      // The first page is asked for with no argument: nothing for a worker to decode (a worker with
+      // other payload codecs than this client's can still answer it).
+      const page: TranscriptPage =
+        cursor === undefined
+          ? await this.workflow.query(transcriptQuery)
+          : await this.workflow.query(transcriptQuery, { cursor });
       entries.push(...page.entries);
       if (!page.more) break;
       cursor = page.next;

@@ -96,7 +96,8 @@ describe('an encrypted session in the Temporal Web UI', () => {
             'codec-server-in-ui/transcript',
           ),
         );
-        expect(shown).toEqual(await session.transcript());
+        // The UI runs the query as any client does: its first page holds this short session whole.
+        expect(shown).toMatchObject({ entries: await session.transcript(), more: false });
         expect(JSON.stringify(shown)).toContain(markers.answer);
       });
     } finally {

@@ -133,12 +133,22 @@ describe('the production stack', () => {
       const refunds = executions().filter(
         (entry) => entry.tool === 'refund_order' && entry.event === 'start' && ownedBy(entry, session.sessionId),
       );
-      expect(
-        refunds.map(({ args }) => args).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
-      ).toEqual([
+      // Each refund ran at most once. One whose worker was killed before it could run is reported to
+      // the model as having maybe taken effect (a timeout, not retried), never run a second time.
+      const ran = refunds.map(({ args }) => (args as { order_id: string }).order_id);
+      expect(new Set(ran).size).toBe(ran.length);
+      const expected = [
         { order_id: 'A', amount: 10 },
         { order_id: 'B', amount: 20 },
-      ]);
+      ];
+      const reportedMaybe = transcript.filter(
+        (entry) => entry.kind === 'tool' && entry.tool === 'refund_order' && entry.code === 'TIMEOUT',
+      );
+      for (const entry of reportedMaybe) expect(entry.kind === 'tool' ? entry.content : '').toContain('may or may not');
+      expect(refunds.map(({ args }) => args)).toEqual(
+        expect.arrayContaining(expected.filter(({ order_id }) => ran.includes(order_id))),
+      );
+      expect(ran.length + reportedMaybe.length).toBeGreaterThanOrEqual(expected.length);
       // Every read returned in the end.
       const ended = new Set(
         executions()
@@ -257,6 +267,7 @@ describe('the production stack', () => {
         ToolrailLastTool: 'refund_order',
         ToolrailBlockedCalls: 0,
         ToolrailPendingApprovals: 0,
+        ToolrailTotalTokens: expect.any(Number) as number,
       });
     }
   });
