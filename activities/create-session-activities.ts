@@ -2,7 +2,13 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { PayloadCodec } from '@temporalio/common';
 import type { ToolCatalog, ToolOutcome } from '../src/dispatch';
 import { TOOL_SEARCH_NAME, suggestName } from '../src/kernel';
-import { isRecordedCall, isVisibleInMask, shouldRetryToolOutcome } from '../src/dispatch';
+import {
+  isRecordedCall,
+  isVisibleInMask,
+  packPreparedCall,
+  shouldRetryToolOutcome,
+  unpackPreparedCall,
+} from '../src/dispatch';
 import type { LanguageModelV4, ModelRequest, ModelToolSpec, WorkerModels, LanguageModelRegistry } from '../src/models';
 import {
   ModelError,
@@ -250,7 +256,7 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       return {
         response,
         assistant,
-        prepared,
+        prepared: prepared.map((call) => (call.type === 'prepared-call' ? packPreparedCall(call) : call)),
         shown: { messages: shownMessages, previewed, omitted, bytes, budgetBytes },
         ...(sealed ? { sealed } : {}),
       };
@@ -272,7 +278,8 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
 
     awaitStore: (input) => awaitStore(content, input),
 
-    async executeTool({ sessionId, store: sessionStore, turn, interactive, prepared, approved, rulesReadOutput }) {
+    async executeTool({ sessionId, store: sessionStore, turn, interactive, approved, rulesReadOutput, ...input }) {
+      const prepared = unpackPreparedCall(input.prepared);
       const context = Context.current();
       const deadline = activityDeadline(Date.now());
       annotateToolCall(sessionId, turn, prepared.callId, prepared.toolName);

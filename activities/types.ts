@@ -1,4 +1,4 @@
-import type { PreparedCall, ToolCatalog, ToolErrorOutcome, ToolOutcome } from '../src/dispatch';
+import type { PackedPreparedCall, ToolCatalog, ToolErrorOutcome, ToolOutcome } from '../src/dispatch';
 import type { ConversationLog, ConversationLogKeys, MessageRef } from '../src/session';
 import type { ConversationMessage, ModelResponse, ModelToolSpec, ModelSettings } from '../src/models';
 import type { ContentRef, StoreIdentity } from '../src/store';
@@ -95,8 +95,8 @@ export interface CallModelResult {
   /** The response as a conversation message, stored. */
   assistant: MessageRef;
   shown: ModelContextShown;
-  /** Same order as `response.toolCalls`: a call ready for rules and dispatch, or the error it already got. */
-  prepared: (PreparedCall | ToolErrorOutcome)[];
+  /** Same order as `response.toolCalls`: a call ready for rules and dispatch (packed), or the error it already got. */
+  prepared: (PackedPreparedCall | ToolErrorOutcome)[];
   /** With `conversation`: the segment that now ends the log (its tail and the response sealed after its head). */
   sealed?: ContentRef;
 }
@@ -136,7 +136,8 @@ export interface ExecutedCall {
 
 /** Input of {@link SessionActivities.executeTool}. */
 export interface ExecuteToolInput extends SessionStoreInput {
-  prepared: PreparedCall;
+  /** The call, packed (a call in its full form, as earlier versions sent it, is read as it is). */
+  prepared: PackedPreparedCall;
   /** Whether a human approved this call (its permission was `ask`). */
   approved: boolean;
   /** Session turn of the call, part of its idempotency key. */

@@ -3,6 +3,7 @@ import { dependsOn, readsOutput, validate } from '../src/rules';
 import {
   approvalReason,
   formatRuleRefusal,
+  packPreparedCall,
   partitionCalls,
   refusePreparedCall,
   refuseUnapprovedCall,
@@ -219,7 +220,10 @@ async function runCalls(session: Session, calls: readonly RunnableCall[]): Promi
     let executed: DispatchedCall;
     try {
       const rulesReadOutput = readsOutput(state.rules, toolName);
-      const input = { sessionId, ...storeOf(state), turn, interactive, prepared, approved, rulesReadOutput };
+      const input = {
+        ...{ sessionId, ...storeOf(state), turn, interactive, approved, rulesReadOutput },
+        prepared: packPreparedCall(prepared),
+      };
       // A store failure of the tool activity means the call did not run: it runs once the store is back.
       const run = () => withStore(session, () => traced(session, callId, () => executeToolActivity(prepared)(input)));
       executed = await running.scope.run(run);

@@ -9,7 +9,7 @@ import {
   proxyLocalActivities,
 } from '@temporalio/workflow';
 import { ReasonCode, checkEnd, narrow } from '../src/rules';
-import { toolResultMessage } from '../src/dispatch';
+import { toolResultMessage, unpackPreparedCall } from '../src/dispatch';
 import { modelFinishDetail, modelFinishOutcome } from '../src/session';
 import type { RunEndReason, SessionCatalog } from '../src/session';
 import { previewOf } from '../src/kernel';
@@ -76,7 +76,7 @@ export async function* runTurn(session: Session): AsyncGenerator<void, RunEnd> {
       type: 'model_responded',
       ...(response.text ? { text: assistant.preview } : {}),
       calls: response.toolCalls.map((call) => ({ callId: call.id, tool: call.name, args: call.args })),
-      prepared,
+      prepared: prepared.map((call) => (call.type === 'prepared-call' ? unpackPreparedCall(call) : call)),
       message: assistant,
       shown: result.shown,
       // Absent from responses recorded before finish reasons and usage were.

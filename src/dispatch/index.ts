@@ -12,6 +12,8 @@ export { formatToolIssues } from './format-tool-issues';
 export { outcomeFromActivityFailure } from './outcome-from-activity-failure';
 export type { CallCanceller, CompletionLookup } from './outcome-from-activity-failure';
 export { isRecordedCall, mayHaveLostCompletion } from './lost-completion';
+export { packPreparedCall, unpackPreparedCall } from './packed-prepared-call';
+export type { PackedPreparedCall } from './packed-prepared-call';
 export { partitionCalls } from './partition-calls';
 export type { PartitionCallsOptions, ToolCallBatch } from './partition-calls';
 export { ConcurrencyClass } from './prepared-call';

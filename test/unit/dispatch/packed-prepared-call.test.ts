@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { packPreparedCall, unpackPreparedCall } from '../../../src/dispatch/packed-prepared-call';
+import type { PreparedCall } from '../../../src/dispatch/prepared-call';
+import { AT_MOST_ONCE, DEFAULT_READ_ONLY_RETRY, DEFAULT_TOOL_TIMEOUT_MS } from '../../../src/kernel/defaults';
+
+/** A read-only call with no declared policy, as `prepareToolCall` builds it, changed by `overrides`. */
+function call(overrides: Partial<PreparedCall> = {}): PreparedCall {
+  return {
+    type: 'prepared-call',
+    callId: 'call_1_0',
+    requestedName: 'read_page',
+    toolName: 'read_page',
+    args: { page: 1 },
+    input: { page: 1 },
+    concurrency: 'READ_ONLY',
+    concurrencySafe: true,
+    readOnly: true,
+    destructive: false,
+    openWorld: true,
+    permission: 'allow',
+    permissionMessage: null,
+    interruptBehavior: 'block',
+    requiresUserInteraction: false,
+    execution: { timeoutMs: DEFAULT_TOOL_TIMEOUT_MS, heartbeatTimeoutMs: null, retry: DEFAULT_READ_ONLY_RETRY },
+    ...overrides,
+  };
+}
+
+const bytes = (value: unknown): number => new TextEncoder().encode(JSON.stringify(value)).length;
+
+describe('packed prepared calls', () => {
+  it('a call at its usual values packs to its id, tool and input, at most a third of its bytes', () => {
+    const packed = packPreparedCall(call());
+    expect(packed).toEqual({ type: 'prepared-call', callId: 'call_1_0', toolName: 'read_page', input: { page: 1 } });
+    expect(bytes(packed)).toBeLessThanOrEqual(bytes(call()) / 3);
+    expect(unpackPreparedCall(packed)).toEqual(call());
+  });
+
+  it('keeps every field that differs from the usual call, and unpacks to the same call', () => {
+    const unusual = call({
+      requestedName: 'page_reader',
+      args: { page: '1' },
+      concurrency: 'UNSAFE',
+      concurrencySafe: false,
+      readOnly: false,
+      destructive: true,
+      openWorld: false,
+      permission: 'ask',
+      permissionMessage: 'Deleting needs a human.',
+      interruptBehavior: 'cancel',
+      requiresUserInteraction: true,
+      execution: { timeoutMs: 5_000, heartbeatTimeoutMs: 1_000, retry: AT_MOST_ONCE, localActivity: true },
+    });
+    const packed = packPreparedCall(unusual);
+    expect(Object.keys(packed).sort()).toEqual(Object.keys(unusual).sort());
+    expect(unpackPreparedCall(packed)).toEqual(unusual);
+  });
+
+  it('keeps only the one field that differs: an execution option, an alias, arguments the schema changed', () => {
+    const slower = call({ execution: { ...call().execution, timeoutMs: 120_000 } });
+    expect(packPreparedCall(slower)).toHaveProperty('execution', slower.execution);
+    expect(packPreparedCall(slower)).not.toHaveProperty('args');
+    expect(unpackPreparedCall(packPreparedCall(slower))).toEqual(slower);
+    const aliased = call({ requestedName: 'page' });
+    expect(packPreparedCall(aliased)).toMatchObject({ requestedName: 'page' });
+    expect(unpackPreparedCall(packPreparedCall(aliased))).toEqual(aliased);
+    const defaulted = call({ args: {}, input: { page: 1 } });
+    expect(packPreparedCall(defaulted)).toMatchObject({ args: {}, input: { page: 1 } });
+    expect(unpackPreparedCall(packPreparedCall(defaulted))).toEqual(defaulted);
+  });
+
+  it('reads a call in its full form (as earlier versions wrote it into history) as it is', () => {
+    const full = call({ concurrency: 'WRITE_EXCLUSIVE', concurrencySafe: false });
+    expect(unpackPreparedCall(full)).toEqual(full);
+  });
+});
