@@ -60,6 +60,7 @@ export {
   statusQuery,
   feedQuery,
   SessionStatus,
+  listedSessionStatuses,
   toolrailSearchAttributes,
 } from './session';
 export type {
@@ -69,6 +70,7 @@ export type {
   SessionInput,
   SessionLimits,
   RunEndReason,
+  ListedSessionStatus,
   SessionRuleStateView,
   SessionStatusView,
   TranscriptEntry,

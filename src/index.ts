@@ -203,7 +203,8 @@ export type { TracingOptions } from './tracing';
 export { readTranscript } from './tracing';
 export { recordedTrace } from './tracing';
 export type { ReadToolContent } from './tracing';
-export { SessionStatus } from './session';
+export { listedSessionStatuses, SessionStatus } from './session';
+export type { ListedSessionStatus } from './session';
 export { renderFeedEvent, renderTranscriptEntry } from './cli';
 export { toolrailSearchAttributes } from './session';
 

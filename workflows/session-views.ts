@@ -1,10 +1,11 @@
-import { setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
+import { patched, setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
 import { narrow } from '../src/rules';
 import type { NarrowResult } from '../src/rules';
 import {
   maxCarriedTranscriptEntries,
   maxTranscriptEntries,
   changedSearchAttributes,
+  listedStatus,
   renderCurrentDetails,
   sessionSearchAttributes,
   transcriptPage,
@@ -134,21 +135,24 @@ const publishedAfter = new Set<SessionEventType>([
 const noticesShown = 3;
 
 /**
- * The session in the Temporal UI: its search attributes (only those that changed are upserted, so
- * each upsert stays small in history) and a Markdown summary as the workflow's current details
+ * The session in the Temporal UI: its search attributes (the listed status, so a turn moves none;
+ * only those that changed are upserted, so each upsert stays small in history) and a Markdown summary as the workflow's current details
  * (with the latest notices: a signal or update toolrail does not know, a payload it dropped),
  * brought up to date after each event that moves the status and each notice. `publish` shows the
  * state now (a workflow run's first look at it).
  */
 export function temporalUiView(): { onEvent: SessionView; publish: (state: SessionState) => void } {
   const upserted = new Map<string, unknown>();
+  // The search attribute shows the listed status (runs recorded before show thinking and running_tools apart).
+  const listed = patched('listed-status-attribute');
   const notices: string[] = [];
   // Current details are not a workflow command; search attributes are: only events that move the status upsert them.
   const publish = (state: SessionState, detailsOnly = false): void => {
     const { status, lastTool, counters, lastRunEnd, run, usage } = state;
     const pendingApprovals = [...state.pendingApprovals.values()];
     if (!detailsOnly) {
-      const attributes = sessionSearchAttributes({ status, lastTool, counters, pendingApprovals, usage });
+      const shown = listed ? listedStatus(status) : status;
+      const attributes = sessionSearchAttributes({ status: shown, lastTool, counters, pendingApprovals, usage });
       const changed = changedSearchAttributes(attributes, upserted);
       if (changed.length > 0) upsertSearchAttributes(changed);
     }

@@ -1,10 +1,12 @@
 import { WithStartWorkflowOperation } from '@temporalio/client';
 import type { Client } from '@temporalio/client';
 import type { CompiledRuleSet } from '../rules';
-import type { SessionInput, SessionStatus } from '../session';
+import type { ListedSessionStatus, SessionInput, SessionStatus } from '../session';
 import {
   SessionInputError,
   checkSessionInput,
+  listedSessionStatuses,
+  listedStatus,
   modelLabel,
   sendUserMessageUpdate,
   toolrailStatusKey,
@@ -49,11 +51,12 @@ export interface SessionListing {
   sessionId: string;
   runId: string;
   /**
-   * The session's status: its `ToolrailStatus` while the workflow runs; `completed` once it
-   * completed; `failed` once it failed, was terminated, timed out or was cancelled (the workflow
-   * cannot update its search attribute on the paths the server ends).
+   * The session's listed status: its `ToolrailStatus` while the workflow runs (`running` while it
+   * thinks or runs tools; its `status()` tells which); `completed` once it completed; `failed` once
+   * it failed, was terminated, timed out or was cancelled (the workflow cannot update its search
+   * attribute on the paths the server ends).
    */
-  status: SessionStatus | undefined;
+  status: ListedSessionStatus | undefined;
   /** Temporal's execution status, e.g. `RUNNING`, `COMPLETED`, `TERMINATED`. */
   workflowStatus: string;
   startTime: Date;
@@ -193,7 +196,7 @@ export class ToolrailClient {
    * `ToolrailStatus` search attribute with the workflow's execution status, so a terminated or
    * timed-out session lists as `failed`, never as the status it had when the server ended it.
    */
-  async listSessions({ status, limit = 100 }: { status?: SessionStatus; limit?: number } = {}): Promise<
+  async listSessions({ status, limit = 100 }: { status?: ListedSessionStatus; limit?: number } = {}): Promise<
     SessionListing[]
   > {
     const query = `WorkflowType = 'agentSession' AND ExecutionStatus != 'ContinuedAsNew'${statusFilter(status)}`;
@@ -207,7 +210,7 @@ export class ToolrailClient {
           workflowStatus === 'COMPLETED'
             ? 'completed'
             : workflowStatus === 'RUNNING'
-              ? (execution.typedSearchAttributes.get(toolrailStatusKey) as SessionStatus | undefined)
+              ? listedOrUndefined(execution.typedSearchAttributes.get(toolrailStatusKey))
               : 'failed',
         workflowStatus,
         startTime: execution.startTime,
@@ -230,9 +233,28 @@ function refuseCredentialsInUrl(model: SessionInput['model']): void {
   );
 }
 
+/** The listed status of a `ToolrailStatus` value (sessions started by earlier versions set `thinking` and `running_tools`). */
+function listedOrUndefined(value: string | undefined): ListedSessionStatus | undefined {
+  return value === undefined ? undefined : listedStatus(value as SessionStatus);
+}
+
 /** The list query's filter for one status (see {@link ToolrailClient.listSessions}). */
-function statusFilter(status: SessionStatus | undefined): string {
+function statusFilter(status: ListedSessionStatus | undefined): string {
   if (status === undefined) return '';
+  if (!listedSessionStatuses.includes(status)) {
+    // From plain JavaScript, a status only the `status` query shows.
+    const given: string = status;
+    const which =
+      given === 'thinking' || given === 'running_tools'
+        ? ' (lists show both thinking and running_tools as running)'
+        : '';
+    throw new TypeError(
+      `listSessions: status must be one of ${listedSessionStatuses.join(', ')}, not ${JSON.stringify(status)}${which}`,
+    );
+  }
+  // Sessions started by earlier versions show thinking and running_tools apart.
+  if (status === 'running')
+    return ` AND ExecutionStatus = 'Running' AND ToolrailStatus IN ('running', 'thinking', 'running_tools')`;
   if (status === 'completed') return ` AND ExecutionStatus = 'Completed'`;
   if (status === 'failed') {
     const ended = abnormalEnds.map((name) => `'${name}'`).join(', ');

@@ -49,8 +49,8 @@ export type { SessionMessageKind } from './session-messages';
 export type { ApproveToolCallInput, InterruptInput, SentUserMessage, UserMessageInput } from './session-messages';
 export { changedSearchAttributes, sessionSearchAttributes } from './session-search-attributes';
 export type { SessionSearchSource } from './session-search-attributes';
-export { SessionStatus } from './session-status';
-export type { RunEndReason } from './session-status';
+export { listedSessionStatuses, listedStatus, SessionStatus } from './session-status';
+export type { ListedSessionStatus, RunEndReason } from './session-status';
 export type {
   ModelContextView,
   PendingApproval,

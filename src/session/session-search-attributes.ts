@@ -6,14 +6,15 @@ import {
   toolrailStatusKey,
   toolrailTotalTokensKey,
 } from './search-attributes';
-import type { SessionStatus } from './session-status';
+import type { ListedSessionStatus, SessionStatus } from './session-status';
 import type { SessionCounters } from './session-counters';
 import type { SessionUsage } from './model-usage';
 import { totalTokens } from './model-usage';
 
 /** What of a session its search attributes show. */
 export interface SessionSearchSource {
-  status: SessionStatus;
+  /** Its listed status (sessions started by earlier versions show their {@link SessionStatus}). */
+  status: ListedSessionStatus | SessionStatus;
   lastTool: string | null;
   counters: SessionCounters;
   pendingApprovals: readonly unknown[];

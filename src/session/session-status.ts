@@ -27,6 +27,30 @@ export const SessionStatus = {
 export type SessionStatus = (typeof SessionStatus)[keyof typeof SessionStatus];
 
 /**
+ * A session's status as the `ToolrailStatus` search attribute and session lists show it: its
+ * {@link SessionStatus}, except that `thinking` and `running_tools` are both `running`. A session at
+ * work moves between those two every turn; shown apart, each turn would cost two search-attribute
+ * updates (history events and visibility writes) for a value stale by the time a list shows it. The
+ * `status` query tells them apart.
+ */
+export type ListedSessionStatus = Exclude<SessionStatus, 'thinking' | 'running_tools'> | 'running';
+
+/** Every {@link ListedSessionStatus}, in the order of {@link SessionStatus}. */
+export const listedSessionStatuses: readonly ListedSessionStatus[] = [
+  'idle',
+  'running',
+  'awaiting_approval',
+  'waiting_for_store',
+  'completed',
+  'failed',
+];
+
+/** The listed status of `status` (`thinking` and `running_tools` are `running`; sessions started by earlier versions still set them). */
+export function listedStatus(status: SessionStatus | ListedSessionStatus): ListedSessionStatus {
+  return status === 'thinking' || status === 'running_tools' ? 'running' : status;
+}
+
+/**
  * Why a run ended: the rule engine's own ends (`answered`: the model answered and the rules let the
  * run end; `terminal`: a terminal tool completed; `turn_limit`; `no_tool_allowed`), the session's
  * (`interrupted` by the user; `new_message`: a message arrived mid-run; `model_error`: the model call

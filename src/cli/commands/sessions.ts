@@ -1,5 +1,5 @@
-import type { SessionStatus } from '../../session';
-import { SessionStatus as SessionStatuses } from '../../session';
+import type { ListedSessionStatus } from '../../session';
+import { listedSessionStatuses } from '../../session';
 import type { CliCommand } from '../cli-command';
 import { ExitCode } from '../cli-command';
 import { connectionFlags, connectionFlagsHelp } from '../connection/connection-flags';
@@ -9,11 +9,12 @@ import { formatTable } from '../render/format-table';
 import { storeProblemLine } from '../session-command-error';
 import { withClient } from '../with-client';
 
-const statuses = Object.values(SessionStatuses);
+const statuses = listedSessionStatuses;
 const usage = `Usage: toolrail sessions [--status ${statuses.join('|')}] [--limit N] [--json] [connection flags]
 
 Lists sessions, newest first, filtered by the ToolrailStatus search attribute (the same filter
-works in the Web UI: ToolrailStatus="awaiting_approval"), with the tokens each used so far
+works in the Web UI: ToolrailStatus="awaiting_approval"; a session that thinks or runs tools is
+running there, and \`toolrail state\` tells which), with the tokens each used so far
 (ToolrailTotalTokens: input plus output). For each session that waits for its content store
 (waiting_for_store), and each one whose workflow task keeps failing (its status cannot change
 then), a line under the table says why.
@@ -32,13 +33,13 @@ export const sessionsCommand: CliCommand = {
     );
     if (!parsed.ok) return parsed.exitCode;
     const { status, limit, json } = parsed.values;
-    if (status !== undefined && !statuses.includes(status as SessionStatus)) {
+    if (status !== undefined && !statuses.includes(status as ListedSessionStatus)) {
       process.stderr.write(`toolrail sessions: --status must be one of ${statuses.join(', ')}\n`);
       return ExitCode.badInput;
     }
     const output = await withClient(parsed.values, async ({ toolrail, connection }) => {
       const sessions = await toolrail.listSessions({
-        ...(status ? { status: status as SessionStatus } : {}),
+        ...(status ? { status: status as ListedSessionStatus } : {}),
         limit: limit === undefined ? 50 : Number(limit),
       });
       // Why each waiting session waits: its status query says (a session whose query fails is listed without).

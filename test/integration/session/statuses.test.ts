@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { createScriptedModel, parallelToolCallsResponse, textResponse, toolCallResponse } from '../../../src/models';
 import { toolrailStatusKey } from '../../../src/session/search-attributes';
 import { defineTool } from '../../../src/tools';
+import { defineProbeTool } from '../../helpers/define-probe-tool';
+import { ToolProbe } from '../../helpers/tool-probe';
 import { connectToHarness, uniqueName } from '../../harness/connect';
 import type { HarnessConnections } from '../../harness/connect';
 import { compileRules } from '../../helpers/compile-rules';
@@ -83,6 +85,46 @@ describe('session statuses tell the truth', () => {
       expect(details).toContain('`completed`');
       expect(details).toContain('has ended');
       expect(details).not.toContain('waiting for a user message');
+    });
+  });
+
+  it('lists a session at work as running while its status query says which, and moves no search attribute within a run', async () => {
+    const probe = new ToolProbe();
+    const model = createScriptedModel([
+      toolCallResponse('echo', { word: 'one' }),
+      toolCallResponse('echo', { word: 'two' }),
+      toolCallResponse('work', { hold: true }, { id: 'held' }),
+      textResponse('Done.'),
+    ]);
+    const tools = [echo, defineProbeTool({ name: 'work', probe })];
+    await withSessionWorker({ connections, tools, scriptedModels: { busy: model } }, async ({ client }) => {
+      const session = await client.startSession({
+        sessionId: uniqueName('running'),
+        rules: noRules,
+        model: { provider: 'scripted', model: 'busy' },
+        firstMessage: 'Go',
+        limits: { closeWhenIdle: true },
+      });
+      await probe.started('held');
+      expect((await session.status()).status).toBe('running_tools');
+      const description = await session.workflow.describe();
+      expect(description.typedSearchAttributes.get(toolrailStatusKey)).toBe('running');
+      await expect
+        .poll(async () => (await client.listSessions({ status: 'running' })).map((entry) => entry.sessionId))
+        .toContain(session.sessionId);
+      const listed = (await client.listSessions()).find((entry) => entry.sessionId === session.sessionId);
+      expect(listed?.status).toBe('running');
+      await expect(client.listSessions({ status: 'thinking' as never })).rejects.toThrow(/running/);
+      probe.release('held');
+      expect(await session.result()).toMatchObject({ status: 'completed', counters: { toolCalls: 3 } });
+      // Four turns moved the status between thinking and running_tools; the attribute moved when the run began, when it ended, and when the session did.
+      const { events } = await session.workflow.fetchHistory();
+      const statusUpserts = (events ?? []).flatMap((event) => {
+        const fields = event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields;
+        const payload = fields?.['ToolrailStatus'];
+        return payload?.data ? [JSON.parse(new TextDecoder().decode(payload.data)) as string] : [];
+      });
+      expect(statusUpserts).toEqual(['idle', 'running', 'idle', 'completed']);
     });
   });
 
