@@ -5,6 +5,7 @@ export type {
   CallModelInput,
   CallModelResult,
   CatalogChangedResult,
+  ExecuteToolInput,
   SessionActivities,
   ToolsetByVersion,
 } from './types';

@@ -1,9 +1,8 @@
 import { CancellationScope, condition, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
-import { dependsOn, readsOutput, validate } from '../src/rules';
+import { dependsOn, validate } from '../src/rules';
 import {
   approvalReason,
   formatRuleRefusal,
-  packPreparedCall,
   partitionCalls,
   refusePreparedCall,
   refuseUnapprovedCall,
@@ -13,7 +12,7 @@ import type { PreparedCall, UnapprovedDecision } from '../src/dispatch';
 import { approveToolCallUpdate, checkApproveToolCallInput } from '../src/session';
 import type { ApproveToolCallInput, DispatchedCall } from '../src/session';
 import type { SessionActivities } from '../activities';
-import { refusing, storeOf, traced, withStore } from './session';
+import { executeToolInput, refusing, traced, withStore } from './session';
 import type { Session } from './session';
 import type { SessionState } from './session-state';
 import { catalogNames } from './session-state';
@@ -216,14 +215,10 @@ async function runCalls(session: Session, calls: readonly RunnableCall[]): Promi
     const running = { scope: new CancellationScope(), interrupted: false };
     scopes.calls.set(callId, running);
     session.emit({ type: 'tool_started', callId, tool: toolName, interruptBehavior, approved });
-    const { sessionId, turnIndex: turn, interactive } = state;
+    const turn = state.turnIndex;
     let executed: DispatchedCall;
     try {
-      const rulesReadOutput = readsOutput(state.rules, toolName);
-      const input = {
-        ...{ sessionId, ...storeOf(state), turn, interactive, approved, rulesReadOutput },
-        prepared: packPreparedCall(prepared),
-      };
+      const input = executeToolInput(state, prepared, approved);
       // A store failure of the tool activity means the call did not run: it runs once the store is back.
       const run = () => withStore(session, () => traced(session, callId, () => executeToolActivity(prepared)(input)));
       executed = await running.scope.run(run);

@@ -1,10 +1,12 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 import type { CancellationScope } from '@temporalio/workflow';
-import { visibleToolMask } from '../src/dispatch';
+import { packPreparedCall, visibleToolMask } from '../src/dispatch';
+import type { PreparedCall } from '../src/dispatch';
+import { readsOutput } from '../src/rules';
 import { conversationLogKeys, segmentEntries } from '../src/session';
 import type { MessageRef, SessionEvent } from '../src/session';
 import type { ConversationMessage } from '../src/models';
-import type { CallModelInput } from '../activities';
+import type { CallModelInput, ExecuteToolInput } from '../activities';
 import { applyEvent, catalogNames } from './session-state';
 import type { SessionState } from './session-state';
 import type { SessionFeed } from './session-feed';
@@ -158,5 +160,20 @@ export function modelCallInput(state: SessionState, visible: readonly string[], 
     conversation: conversationLogKeys(state.log),
     ...tools,
     interactive: state.interactive,
+  };
+}
+
+/** The tool activity's input: the call packed (its fields at their usual value left out), and whether the rules read its output. */
+export function executeToolInput(state: SessionState, prepared: PreparedCall, approved: boolean): ExecuteToolInput {
+  const { sessionId, turnIndex: turn, interactive } = state;
+  const rulesReadOutput = readsOutput(state.rules, prepared.toolName);
+  return {
+    sessionId,
+    ...storeOf(state),
+    turn,
+    interactive,
+    prepared: packPreparedCall(prepared),
+    approved,
+    rulesReadOutput,
   };
 }
