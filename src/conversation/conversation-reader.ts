@@ -65,18 +65,20 @@ export function createConversationReader(
     }
     return segments.reverse().flat();
   };
-  const readMessages = (sessionId: string, refs: readonly { key: string }[]): Promise<ConversationMessage[]> =>
-    Promise.all(
-      refs.map(async ({ key }) => {
-        const cacheKey = `${sessionId}\u0000${key}`;
-        const cached = cache.get(cacheKey) as ConversationMessage | undefined;
-        if (cached) return cached;
+  // A long conversation is mostly cached: those are taken at once, and only the others read (concurrently).
+  const readMessages = async (sessionId: string, refs: readonly { key: string }[]): Promise<ConversationMessage[]> => {
+    const messages = refs.map(({ key }) => cache.get(`${sessionId}\u0000${key}`) as ConversationMessage | undefined);
+    const missing = refs.flatMap(({ key }, index) => (messages[index] === undefined ? [{ key, index }] : []));
+    await Promise.all(
+      missing.map(async ({ key, index }) => {
         const bytes = await content.get(sessionId, key);
         const message = decodeMessage(bytes);
-        cache.set(cacheKey, message, bytes.length);
-        return message;
+        cache.set(`${sessionId}\u0000${key}`, message, bytes.length);
+        messages[index] = message;
       }),
     );
+    return messages as ConversationMessage[];
+  };
 
   return {
     async readLog(sessionId, log) {

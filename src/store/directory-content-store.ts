@@ -104,17 +104,30 @@ export class DirectoryContentStore implements ContentStore {
 
   async put(sessionId: string, key: string, bytes: Uint8Array): Promise<void> {
     const file = this.#file(sessionId, key);
+    // Written at once (the same key holds the same bytes, so a second write changes nothing); the
+    // directory is made when it is not there yet, and content already there needs no write (a full disk does not fail it).
     try {
-      await stat(file);
+      await this.#writeAtomic(file, bytes);
       return;
     } catch (error) {
-      if (!isNotFound(error)) throw ContentStoreError.unavailable(this.description, error, sessionId, key);
-    }
-    try {
-      await this.#makeDirectory(sessionId, path.dirname(file));
-      await this.#writeAtomic(file, bytes);
-    } catch (error) {
-      throw ContentStoreError.unavailable(this.description, error, sessionId, key);
+      let failure = error;
+      if (isNotFound(error)) {
+        try {
+          await this.#makeDirectory(sessionId, path.dirname(file));
+          await this.#writeAtomic(file, bytes);
+          return;
+        } catch (retried) {
+          failure = retried;
+        }
+      }
+      if (
+        await stat(file).then(
+          () => true,
+          () => false,
+        )
+      )
+        return;
+      throw ContentStoreError.unavailable(this.description, failure, sessionId, key);
     }
   }
 
