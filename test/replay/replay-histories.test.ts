@@ -47,6 +47,15 @@ const expectedHistories: Record<string, { includes: string[]; endsWith: string }
     includes: ['WORKFLOW_EXECUTION_UPDATE_ACCEPTED', 'WORKFLOW_EXECUTION_UPDATE_COMPLETED', 'TIMER_CANCELED'],
     endsWith: 'WORKFLOW_EXECUTION_COMPLETED',
   },
+  // Recorded after the status attribute became the listed status (`patched('listed-status-attribute')`) and calls went packed.
+  'ticket-flow-listed-status.json': {
+    includes: ['MARKER_RECORDED', 'ACTIVITY_TASK_COMPLETED', 'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES'],
+    endsWith: 'WORKFLOW_EXECUTION_COMPLETED',
+  },
+  'approval-listed-status.json': {
+    includes: ['WORKFLOW_EXECUTION_UPDATE_ACCEPTED', 'WORKFLOW_EXECUTION_UPDATE_COMPLETED', 'TIMER_CANCELED'],
+    endsWith: 'WORKFLOW_EXECUTION_COMPLETED',
+  },
   'continue-as-new-first-run.json': { includes: [], endsWith: 'WORKFLOW_EXECUTION_CONTINUED_AS_NEW' },
   'continue-as-new-second-run.json': { includes: [], endsWith: 'WORKFLOW_EXECUTION_CONTINUED_AS_NEW' },
   'continue-as-new-last-run.json': { includes: [], endsWith: 'WORKFLOW_EXECUTION_COMPLETED' },
