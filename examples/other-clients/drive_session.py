@@ -129,3 +129,8 @@ if __name__ == "__main__":
     command, *args = sys.argv[1:]
     commands = {"flow": flow, "transcript": read_transcript, "bad-input": bad_input}
     asyncio.run(commands[command](*args))
+    # A short-lived client process can abort while the interpreter shuts down under the client's
+    # background threads (temporalio/sdk-python#300): once the work is done and printed, leave at once.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
