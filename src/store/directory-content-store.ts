@@ -104,39 +104,37 @@ export class DirectoryContentStore implements ContentStore {
 
   async put(sessionId: string, key: string, bytes: Uint8Array): Promise<void> {
     const file = this.#file(sessionId, key);
-    // Written at once (the same key holds the same bytes, so a second write changes nothing); the
-    // directory is made when it is not there yet, and content already there needs no write (a full disk does not fail it).
+    // Written at once (the same key holds the same bytes, so writing it again changes nothing); its
+    // directory is made only when it is not there yet.
+    const write = () => this.#writeAtomic(file, bytes);
     try {
-      await this.#writeAtomic(file, bytes);
-      return;
+      await write().catch(async (error: unknown) => {
+        if (!isNotFound(error)) throw error;
+        await this.#makeDirectory(sessionId, path.dirname(file));
+        await write();
+      });
     } catch (error) {
-      let failure = error;
-      if (isNotFound(error)) {
-        try {
-          await this.#makeDirectory(sessionId, path.dirname(file));
-          await this.#writeAtomic(file, bytes);
-          return;
-        } catch (retried) {
-          failure = retried;
-        }
-      }
-      if (
-        await stat(file).then(
-          () => true,
-          () => false,
-        )
-      )
-        return;
-      throw ContentStoreError.unavailable(this.description, failure, sessionId, key);
+      // Content already there needs no write: a full disk does not fail it.
+      const there = await stat(file).then(
+        () => true,
+        () => false,
+      );
+      if (!there) throw ContentStoreError.unavailable(this.description, error, sessionId, key);
     }
   }
 
-  /** Creates `dir` in the session's directory, and the file naming the session when the directory's name is a hash. */
+  /**
+   * Creates `dir` in the session's directory. A session directory named by a hash gets the file
+   * naming its session first: a directory in it exists only once that file does, so the writes
+   * that find their directory there (and skip this) never leave the session unnamed.
+   */
   async #makeDirectory(sessionId: string, dir: string): Promise<void> {
-    await mkdir(dir, { recursive: true });
     const sessionDir = this.#sessionDir(sessionId);
-    if (path.basename(sessionDir).startsWith('h-'))
+    if (path.basename(sessionDir).startsWith('h-')) {
+      await mkdir(sessionDir, { recursive: true });
       await this.#writeAtomic(path.join(sessionDir, sessionIdFile), sessionId);
+    }
+    await mkdir(dir, { recursive: true });
   }
 
   async #writeAtomic(file: string, data: Uint8Array | string): Promise<void> {

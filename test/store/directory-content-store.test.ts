@@ -1,10 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statfsSync, utimesSync, writeFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { DirectoryContentStore, sessionDirectoryName } from '../../src/store/directory-content-store';
-import { recordDigest } from '../../src/store/hash-content';
+import { recordDigest, sha256Hex } from '../../src/store/hash-content';
 import { contentStoreContract } from './content-store-contract';
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'toolrail-content-'));
@@ -30,4 +31,48 @@ contentStoreContract('directory', {
     writeFileSync(file, Buffer.concat([header, bytes]));
     return Promise.resolve();
   },
+});
+
+describe('the directory store writing content', () => {
+  const content = (text: string): { key: string; bytes: Uint8Array } => {
+    const bytes = new TextEncoder().encode(text);
+    return { key: sha256Hex(bytes), bytes };
+  };
+
+  it('makes a session directory again when it is gone, and names a session whose directory is a hash first', async () => {
+    const store = new DirectoryContentStore(mkdtempSync(path.join(root, 'again-')));
+    // Too long to spell out in a file name: its directory is named by a hash, and a file in it names the session.
+    const sessionId = `session-${'x'.repeat(120)}`;
+    const first = content('first');
+    await store.put(sessionId, first.key, first.bytes);
+    const dir = path.join(store.root, 'sessions', sessionDirectoryName(sessionId));
+    expect(path.basename(dir).startsWith('h-')).toBe(true);
+    rmSync(dir, { recursive: true });
+    const second = content('second');
+    await store.put(sessionId, second.key, second.bytes);
+    expect(new TextDecoder().decode(await store.get(sessionId, second.key))).toBe('second');
+    expect((await store.listSessions()).map((session) => session.sessionId)).toEqual([sessionId]);
+  });
+
+  it('takes content it already holds when its disk is full, and refuses new content saying ENOSPC', async () => {
+    // A small file system of its own that the test can fill (the test run is root, as in CI).
+    const mountPoint = mkdtempSync(path.join(os.tmpdir(), 'toolrail-full-store-'));
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', mountPoint]);
+    try {
+      const store = new DirectoryContentStore(path.join(mountPoint, 'content'));
+      const held = content('held before the disk filled up');
+      await store.put('full', held.key, held.bytes);
+      const { bavail, bsize } = statfsSync(mountPoint);
+      writeFileSync(path.join(mountPoint, 'filler'), Buffer.alloc(bavail * bsize));
+      expect(statfsSync(mountPoint).bavail).toBe(0);
+      await expect(store.put('full', held.key, held.bytes)).resolves.toBeUndefined();
+      const fresh = content(`new content ${'y'.repeat(8_192)}`);
+      const refused = store.put('full', fresh.key, fresh.bytes);
+      await expect(refused).rejects.toThrow(/ENOSPC/);
+      await expect(refused).rejects.toHaveProperty('code', 'STORE_UNAVAILABLE');
+    } finally {
+      execFileSync('umount', ['-l', mountPoint]);
+      rmSync(mountPoint, { recursive: true, force: true });
+    }
+  });
 });
