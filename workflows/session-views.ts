@@ -136,10 +136,10 @@ const noticesShown = 3;
 
 /**
  * The session in the Temporal UI: its search attributes (the listed status, so a turn moves none;
- * only those that changed are upserted, so each upsert stays small in history) and a Markdown summary as the workflow's current details
- * (with the latest notices: a signal or update toolrail does not know, a payload it dropped),
- * brought up to date after each event that moves the status and each notice. `publish` shows the
- * state now (a workflow run's first look at it).
+ * only those that changed are upserted, so each upsert stays small in history) and a Markdown
+ * summary as the workflow's current details (with the latest notices: a signal or update toolrail
+ * does not know, a payload it dropped), brought up to date after each event that moves the status
+ * and each notice. `publish` shows the state now (a workflow run's first look at it).
  */
 export function temporalUiView(): { onEvent: SessionView; publish: (state: SessionState) => void } {
   const upserted = new Map<string, unknown>();

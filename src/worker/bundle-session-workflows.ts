@@ -23,7 +23,7 @@ const workflowTarget = 'es2022';
  * hook captures a stack for. Compiled JavaScript is bundled as it is. Every bundle leaves out the
  * exports no workflow uses and joins its modules into one scope: each workflow run evaluates the
  * bundle's modules anew (schemas included), so this makes every session start cheaper (about a
- * fifth less module evaluation per run in the scale benchmark).
+ * fifth less module evaluation per run, in a CPU profile of 200 sessions).
  */
 export const bundleTypeScriptAsPublished: NonNullable<BundleOptions['webpackConfigHook']> = (config) => {
   for (const rule of config.module?.rules ?? []) {
