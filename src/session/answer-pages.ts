@@ -19,16 +19,24 @@ export interface PageRequest {
   maxBytes?: number;
 }
 
-const pageRequestSchema = z.strictObject({
-  cursor: z.string().optional(),
-  maxBytes: z.number().int().min(pageBytes.min).max(pageBytes.max).optional(),
-});
+function buildPageRequestSchema() {
+  return z.strictObject({
+    cursor: z.string().optional(),
+    maxBytes: z.number().int().min(pageBytes.min).max(pageBytes.max).optional(),
+  });
+}
+let pageRequestSchema: ReturnType<typeof buildPageRequestSchema> | undefined;
+
+/** The page argument's shape, built on first use (a workflow run that answers no paged query builds none). */
+function pageRequestShape(): ReturnType<typeof buildPageRequestSchema> {
+  return (pageRequestSchema ??= buildPageRequestSchema());
+}
 
 /** A query's page argument, checked (`null` or none: the first page at the default size); throws a `TypeError` that says what is wrong. */
 export function readPageRequest(query: string, input: unknown): { cursor: string | undefined; maxBytes: number } {
   const encoding = undecodableEncoding(input);
   if (encoding !== undefined) throw new TypeError(`${query}: the argument could not be decoded (encoding ${encoding})`);
-  const parsed = pageRequestSchema.safeParse(input ?? {}, readableIssues);
+  const parsed = pageRequestShape().safeParse(input ?? {}, readableIssues);
   if (!parsed.success) {
     const problems = problemsOfIssues(parsed.error.issues, input).map(({ path, problem }) =>
       path ? `${path}: ${problem}` : problem,

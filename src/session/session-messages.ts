@@ -70,16 +70,29 @@ export const transcriptQuery = defineQuery<TranscriptPage, [PageRequest?]>('tran
 export const statusQuery = defineQuery<SessionStatusView>('status');
 
 /** The JSON shapes of the payloads toolrail's signals and updates take (strict: an unknown key is a mistake). */
-export const messageInputSchemas = {
-  userMessage: z.strictObject({ text: z.string() }),
-  sendUserMessage: z.strictObject({ text: z.string() }),
-  interrupt: z.strictObject({ text: z.string().optional(), message: z.string().optional() }),
-  approveToolCall: z.strictObject({
-    callId: z.string().min(1),
-    approved: z.boolean(),
-    reason: z.string().optional(),
-  }),
-} as const;
+function buildMessageInputSchemas() {
+  return {
+    userMessage: z.strictObject({ text: z.string() }),
+    sendUserMessage: z.strictObject({ text: z.string() }),
+    interrupt: z.strictObject({ text: z.string().optional(), message: z.string().optional() }),
+    approveToolCall: z.strictObject({
+      callId: z.string().min(1),
+      approved: z.boolean(),
+      reason: z.string().optional(),
+    }),
+  } as const;
+}
+
+type MessageInputSchemas = ReturnType<typeof buildMessageInputSchemas>;
+let builtMessageInputSchemas: MessageInputSchemas | undefined;
+
+/**
+ * The payload shapes, built on first use: every workflow run evaluates its modules anew, and a
+ * session that takes no signal or update then builds none of them.
+ */
+export function messageInputSchemas(): MessageInputSchemas {
+  return (builtMessageInputSchemas ??= buildMessageInputSchemas());
+}
 
 /** The names of toolrail's signals, updates and queries: the session's wire contract (see docs/wire.md). */
 export const sessionMessageNames = {
@@ -114,17 +127,17 @@ export function unknownMessageText(kind: SessionMessageKind, name: string): stri
  * is wrong (undecodable, not an object, unknown keys with the nearest known one, wrong types).
  * `null` and a missing payload count as `{}`.
  */
-export function readMessageInput<K extends keyof typeof messageInputSchemas>(
+export function readMessageInput<K extends keyof MessageInputSchemas>(
   name: K,
   input: unknown,
-): { ok: true; value: z.output<(typeof messageInputSchemas)[K]> } | { ok: false; problem: string } {
+): { ok: true; value: z.output<MessageInputSchemas[K]> } | { ok: false; problem: string } {
   const encoding = undecodableEncoding(input);
   if (encoding !== undefined) return { ok: false, problem: `the payload could not be decoded (encoding ${encoding})` };
   const value = input ?? {};
   if (typeof value !== 'object' || Array.isArray(value))
     return { ok: false, problem: `the payload must be an object, got ${describeValue(value)}` };
-  const parsed = messageInputSchemas[name].safeParse(value, readableIssues);
-  if (parsed.success) return { ok: true, value: parsed.data as z.output<(typeof messageInputSchemas)[K]> };
+  const parsed = messageInputSchemas()[name].safeParse(value, readableIssues);
+  if (parsed.success) return { ok: true, value: parsed.data as z.output<MessageInputSchemas[K]> };
   const problems = problemsOfIssues(parsed.error.issues, value).map(({ path, problem }) =>
     path === '' ? problem : `${path}: ${problem}`,
   );

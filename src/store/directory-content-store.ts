@@ -141,6 +141,12 @@ export class DirectoryContentStore implements ContentStore {
     const temp = temporaryName(file);
     try {
       await writeFile(temp, data);
+    } catch (error) {
+      // A missing directory leaves no temporary file behind (the usual failure: a new directory's first write).
+      if (!isNotFound(error)) await unlink(temp).catch(() => undefined);
+      throw error;
+    }
+    try {
       await rename(temp, file);
     } catch (error) {
       await unlink(temp).catch(() => undefined);
