@@ -5,12 +5,13 @@ import type { ContentRef, StoreIdentity } from '../src/store';
 
 /**
  * What every activity that touches the content store is given: the session, and the identity of
- * its store (recorded when it started; sessions started before toolrail recorded it have none). A
- * worker whose store has another identity refuses the activity (`STORE_MISMATCH`).
+ * its store (recorded when it started; sessions started before toolrail recorded it have none), by
+ * its id (earlier workflows sent its description too). A worker whose store has another identity
+ * refuses the activity (`STORE_MISMATCH`); the workflow names the session's store in full.
  */
 export interface SessionStoreInput {
   sessionId: string;
-  store?: StoreIdentity;
+  store?: Packed<StoreIdentity, 'id'>;
 }
 
 /** Input of {@link SessionActivities.loadCatalog}. */

@@ -62,7 +62,14 @@ export type {
   TranscriptEntry,
   TranscriptNote,
 } from './session-views';
-export { StoreFailureType, foldStoreEvent, initialStoreState, isStoreFailureType } from './store-problem';
+export {
+  StoreFailureType,
+  describeStore,
+  foldStoreEvent,
+  initialStoreState,
+  isStoreFailureType,
+  namingSessionStore,
+} from './store-problem';
 export type { SessionStoreState, StoreEvent, StoreFailureDetails, StoreIdentity, StoreProblem } from './store-problem';
 export type {
   AppendedResult,
