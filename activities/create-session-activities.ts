@@ -140,7 +140,7 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
     },
 
     async callModel({
-      sessionId,
+      sessionId: givenSessionId,
       store: sessionStore,
       turn,
       settings,
@@ -153,6 +153,7 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       interactive = false,
     }) {
       const context = Context.current();
+      const sessionId = sessionOf(givenSessionId);
       const startedAt = Date.now();
       const signal = context.cancellationSignal;
       const resolved = asApplicationFailure(() => resolveModel(settings));
@@ -285,7 +286,7 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
     awaitStore: (input) => awaitStore(content, input),
 
     async executeTool({
-      sessionId,
+      sessionId: givenSessionId,
       store: sessionStore,
       turn,
       interactive = false,
@@ -295,6 +296,7 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
     }) {
       const prepared = unpackPreparedCall(input.prepared);
       const context = Context.current();
+      const sessionId = sessionOf(givenSessionId);
       const deadline = activityDeadline(Date.now());
       annotateToolCall(sessionId, turn, prepared.callId, prepared.toolName);
       // A worker with another store refuses the call before it runs (so it may run elsewhere).
@@ -384,6 +386,14 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
         }
       }),
   };
+}
+
+/** The session of a turn's activity: the one its input names, else the workflow that scheduled it (a session's id is its workflow's). */
+function sessionOf(sessionId: string | undefined): string {
+  const id = sessionId ?? Context.current().info.workflowExecution?.workflowId;
+  if (id === undefined)
+    throw ApplicationFailure.nonRetryable('the input names no session, and no workflow scheduled the activity');
+  return id;
 }
 
 /**

@@ -38,8 +38,14 @@ export interface UnknownTool {
  */
 export type LoadCatalogResult = (ToolCatalog & { unknownTools?: UnknownTool[] }) | { unchanged: true; version: string };
 
+/**
+ * The input of an activity a session runs every turn: its session may be left out, as it is the id
+ * of the workflow that scheduled the activity (earlier workflows always sent it).
+ */
+export type TurnActivityInput = Omit<SessionStoreInput, 'sessionId'> & { sessionId?: string };
+
 /** Input of {@link SessionActivities.callModel}. */
-export interface CallModelInput extends SessionStoreInput {
+export interface CallModelInput extends TurnActivityInput {
   turn: number;
   settings: ModelSettings;
   system?: string;
@@ -156,7 +162,7 @@ export interface ExecutedCall {
 }
 
 /** Input of {@link SessionActivities.executeTool}: the flags are left out when `false` (earlier workflows always sent them). */
-export interface ExecuteToolInput extends SessionStoreInput {
+export interface ExecuteToolInput extends TurnActivityInput {
   /** The call, packed (a call in its full form, as earlier versions sent it, is read as it is). */
   prepared: PackedPreparedCall;
   /** Whether a human approved this call (its permission was `ask`). */

@@ -158,8 +158,8 @@ export function modelCallInput(state: SessionState, visible: readonly string[], 
           ...(state.revealedTools.length === 0 ? {} : { revealed: [...state.revealedTools] }),
         },
       };
+  // The session is the workflow: the activity takes its id from its context.
   return {
-    sessionId: state.sessionId,
     ...storeOf(state),
     turn: state.turnIndex,
     settings: state.input.model,
@@ -202,13 +202,13 @@ export function unpackModelCallResult(result: CallModelResult, input: CallModelI
 /**
  * The tool activity's input: the call packed (its fields at their usual value left out), and
  * whether the session is interactive, a human approved the call and the rules read its output
- * (each left out when false, as the activity reads it).
+ * (each left out when false, as the activity reads it). The session is the workflow: the activity
+ * takes its id from its context.
  */
 export function executeToolInput(state: SessionState, prepared: PreparedCall, approved: boolean): ExecuteToolInput {
-  const { sessionId, turnIndex: turn, interactive } = state;
+  const { turnIndex: turn, interactive } = state;
   const rulesReadOutput = readsOutput(state.rules, prepared.toolName);
   return {
-    sessionId,
     ...storeOf(state),
     turn,
     ...(interactive ? { interactive } : {}),
