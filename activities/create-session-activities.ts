@@ -1,11 +1,12 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { PayloadCodec } from '@temporalio/common';
 import type { ToolCatalog, ToolOutcome } from '../src/dispatch';
-import { TOOL_SEARCH_NAME, suggestName } from '../src/kernel';
+import { TOOL_SEARCH_NAME, suggestName, withoutUsual } from '../src/kernel';
 import {
   isRecordedCall,
   isVisibleInMask,
   packPreparedCall,
+  packToolOutcome,
   shouldRetryToolOutcome,
   unpackPreparedCall,
 } from '../src/dispatch';
@@ -17,7 +18,7 @@ import {
   modelErrorToApplicationFailure,
   toModelError,
 } from '../src/models';
-import { modelFinishOutcome } from '../src/session';
+import { modelFinishOutcome, usualContentRef, usualContextShown, usualMessageRef } from '../src/session';
 import { buildToolCatalog, executePreparedCall, prepareToolCall } from '../src/tools';
 import type { ToolHooks, ToolRegistry } from '../src/tools';
 import { buildModelMessages, resolveContextBudget, createConversationReader } from '../src/conversation';
@@ -139,7 +140,7 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
     },
 
     async callModel({
-      sessionId,
+      sessionId: givenSessionId,
       store: sessionStore,
       turn,
       settings,
@@ -149,9 +150,10 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       toolset,
       tools,
       catalog,
-      interactive,
+      interactive = false,
     }) {
       const context = Context.current();
+      const sessionId = sessionOf(givenSessionId);
       const startedAt = Date.now();
       const signal = context.cancellationSignal;
       const resolved = asApplicationFailure(() => resolveModel(settings));
@@ -253,12 +255,17 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
         : undefined;
       const sealed = sealing !== undefined && 'value' in sealing ? sealing.value : undefined;
       const { messages: shownMessages, previewed, omitted, bytes } = shown;
+      // Packed for history: what the workflow knows already (the model's calls, the usual values) is left out.
+      const fullShown = { messages: shownMessages, previewed, omitted, bytes, budgetBytes };
       return {
         response,
-        assistant,
-        prepared: prepared.map((call) => (call.type === 'prepared-call' ? packPreparedCall(call) : call)),
-        shown: { messages: shownMessages, previewed, omitted, bytes, budgetBytes },
-        ...(sealed ? { sealed } : {}),
+        assistant: withoutUsual(assistant, usualMessageRef('assistant')),
+        prepared: prepared.map((call, index) => {
+          const from = response.toolCalls[index];
+          return call.type === 'prepared-call' ? packPreparedCall(call, from) : call;
+        }),
+        shown: withoutUsual(fullShown, usualContextShown(settings)),
+        ...(sealed ? { sealed: withoutUsual(sealed, usualContentRef) } : {}),
       };
     },
 
@@ -278,9 +285,18 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
 
     awaitStore: (input) => awaitStore(content, input),
 
-    async executeTool({ sessionId, store: sessionStore, turn, interactive, approved, rulesReadOutput, ...input }) {
+    async executeTool({
+      sessionId: givenSessionId,
+      store: sessionStore,
+      turn,
+      interactive = false,
+      approved = false,
+      rulesReadOutput = false,
+      ...input
+    }) {
       const prepared = unpackPreparedCall(input.prepared);
       const context = Context.current();
+      const sessionId = sessionOf(givenSessionId);
       const deadline = activityDeadline(Date.now());
       annotateToolCall(sessionId, turn, prepared.callId, prepared.toolName);
       // A worker with another store refuses the call before it runs (so it may run elsewhere).
@@ -349,7 +365,12 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
             error: executed.outcome.type === 'tool-result' ? executed.outcome.storeError : undefined,
           },
         );
-      return executed;
+      // Packed for history: the workflow knows the call's id and tool, and that its message is a tool result.
+      const { outcome: done, message } = executed;
+      return {
+        outcome: packToolOutcome(done, prepared),
+        ...(message ? { message: withoutUsual(message, usualMessageRef('tool')) } : {}),
+      };
     },
 
     recoverToolCall: ({ sessionId, store: sessionStore, turn, callId }) =>
@@ -365,6 +386,14 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
         }
       }),
   };
+}
+
+/** The session of a turn's activity: the one its input names, else the workflow that scheduled it (a session's id is its workflow's). */
+function sessionOf(sessionId: string | undefined): string {
+  const id = sessionId ?? Context.current().info.workflowExecution?.workflowId;
+  if (id === undefined)
+    throw ApplicationFailure.nonRetryable('the input names no session, and no workflow scheduled the activity');
+  return id;
 }
 
 /**

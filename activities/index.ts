@@ -6,6 +6,7 @@ export type {
   CallModelResult,
   CatalogChangedResult,
   ExecuteToolInput,
+  ExecutedCall,
   SessionActivities,
   ToolsetByVersion,
 } from './types';

@@ -1,7 +1,8 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { ContentStoreError, readStoreIdentity } from '../src/store';
-import type { ContentStore, StoreIdentity } from '../src/store';
-import { isStoreFailureType } from '../src/session';
+import type { ContentStore } from '../src/store';
+import type { SessionStoreInput } from './types';
+import { describeStore, isStoreFailureType } from '../src/session';
 import type { StoreFailureDetails } from '../src/session';
 
 /** How soon a refused activity is tried again (by whichever worker takes it), in milliseconds. */
@@ -44,21 +45,19 @@ export async function reportingStoreFailures<T>(work: () => Promise<T>): Promise
 
 /**
  * Checks that this worker's store is the session's (`expected`, recorded when the session started;
- * older sessions have none): rejects with a `STORE_MISMATCH` naming both stores otherwise.
+ * older sessions have none): rejects with a `STORE_MISMATCH` naming both stores otherwise. The
+ * session's store comes by its id alone (earlier workflows sent its description too): the workflow
+ * names it in full when it shows the wait.
  */
 export async function checkSessionStore(
   store: ContentStore,
-  expected: StoreIdentity | undefined,
+  expected: SessionStoreInput['store'],
   sessionId: string,
 ): Promise<void> {
   if (expected === undefined) return;
   const mine = await readStoreIdentity(store);
   if (mine.id !== expected.id)
-    throw ContentStoreError.mismatch(
-      `${expected.description} (store id ${expected.id})`,
-      `${mine.description} (store id ${mine.id})`,
-      sessionId,
-    );
+    throw ContentStoreError.mismatch(describeStore(expected), describeStore(mine), sessionId);
 }
 
 /** Longest pause between two tries of a store write that keeps trying, in milliseconds. */

@@ -3,9 +3,8 @@ import { toolResultMessage } from '../src/dispatch';
 import { TOOL_SEARCH_NAME, previewOf, utf8ByteLength } from '../src/kernel';
 import type { ConversationMessage } from '../src/models';
 import type { ConversationReader } from '../src/conversation';
-import type { MessageRef } from '../src/session';
+import type { DispatchedCall, MessageRef } from '../src/session';
 import type { ContentStoreError } from '../src/store';
-import type { ExecutedCall } from './types';
 import { keepTrying } from './store-failures';
 
 /** Outputs larger than this (as JSON, in UTF-8 bytes) reach the workflow as a preview unless the rules read them. */
@@ -42,7 +41,7 @@ export interface StoreToolResultOptions {
  * `storeError` saying why, when the output is large) and stores the message itself once the store is
  * back. Never rejects for a store error.
  */
-export async function storeToolResult(options: StoreToolResultOptions): Promise<ExecutedCall> {
+export async function storeToolResult(options: StoreToolResultOptions): Promise<DispatchedCall> {
   const { conversation, sessionId, deadline } = options;
   const store: StoreMessage = (message) =>
     keepTrying(async () => (await conversation.storeMessages(sessionId, [message]))[0], deadline);

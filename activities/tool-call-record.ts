@@ -1,5 +1,5 @@
 import type { EncodedContent } from '../src/store';
-import type { ExecutedCall } from './types';
+import type { DispatchedCall } from '../src/session';
 
 /**
  * Name of the record of one call in its session's content store: the call's idempotency key
@@ -9,9 +9,9 @@ export function toolCallRecordName(turn: number, callId: string): string {
   return `tool-call/${turn}/${callId}`;
 }
 
-/** What a record holds: what the tool activity returned (or would have) to the workflow. */
+/** What a record holds: what the tool activity returned (or would have) to the workflow, whole. */
 interface ToolCallRecord {
-  executed: ExecutedCall;
+  executed: DispatchedCall;
 }
 
 /**
@@ -21,7 +21,7 @@ interface ToolCallRecord {
  */
 export async function writeToolCallRecord(
   content: EncodedContent,
-  { sessionId, turn, executed }: { sessionId: string; turn: number; executed: ExecutedCall },
+  { sessionId, turn, executed }: { sessionId: string; turn: number; executed: DispatchedCall },
 ): Promise<void> {
   const record: ToolCallRecord = { executed };
   await content.putRecord(
@@ -35,7 +35,7 @@ export async function writeToolCallRecord(
 export async function readToolCallRecord(
   content: EncodedContent,
   { sessionId, turn, callId }: { sessionId: string; turn: number; callId: string },
-): Promise<ExecutedCall | undefined> {
+): Promise<DispatchedCall | undefined> {
   const name = toolCallRecordName(turn, callId);
   const bytes = await content.getRecord(sessionId, name);
   if (bytes === undefined) return undefined;

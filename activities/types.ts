@@ -1,16 +1,17 @@
-import type { PackedPreparedCall, ToolCatalog, ToolErrorOutcome, ToolOutcome } from '../src/dispatch';
+import type { PackedPreparedCall, PackedToolOutcome, ToolCatalog, ToolErrorOutcome } from '../src/dispatch';
 import type { ConversationLog, ConversationLogKeys, MessageRef } from '../src/session';
 import type { ConversationMessage, ModelResponse, ModelToolSpec, ModelSettings } from '../src/models';
 import type { ContentRef, StoreIdentity } from '../src/store';
 
 /**
  * What every activity that touches the content store is given: the session, and the identity of
- * its store (recorded when it started; sessions started before toolrail recorded it have none). A
- * worker whose store has another identity refuses the activity (`STORE_MISMATCH`).
+ * its store (recorded when it started; sessions started before toolrail recorded it have none), by
+ * its id (earlier workflows sent its description too). A worker whose store has another identity
+ * refuses the activity (`STORE_MISMATCH`); the workflow names the session's store in full.
  */
 export interface SessionStoreInput {
   sessionId: string;
-  store?: StoreIdentity;
+  store?: Packed<StoreIdentity, 'id'>;
 }
 
 /** Input of {@link SessionActivities.loadCatalog}. */
@@ -37,8 +38,14 @@ export interface UnknownTool {
  */
 export type LoadCatalogResult = (ToolCatalog & { unknownTools?: UnknownTool[] }) | { unchanged: true; version: string };
 
+/**
+ * The input of an activity a session runs every turn: its session may be left out, as it is the id
+ * of the workflow that scheduled the activity (earlier workflows always sent it).
+ */
+export type TurnActivityInput = Omit<SessionStoreInput, 'sessionId'> & { sessionId?: string };
+
 /** Input of {@link SessionActivities.callModel}. */
-export interface CallModelInput extends SessionStoreInput {
+export interface CallModelInput extends TurnActivityInput {
   turn: number;
   settings: ModelSettings;
   system?: string;
@@ -60,7 +67,8 @@ export interface CallModelInput extends SessionStoreInput {
   tools?: ModelToolSpec[];
   /** Tool names of this turn's catalog, with `tools`: calls outside it are unknown tools. */
   catalog?: string[];
-  interactive: boolean;
+  /** Whether the session is interactive; absent: it is not (earlier workflows always sent it). */
+  interactive?: boolean;
 }
 
 /** The tools of one model call, by reference to the session's catalog. */
@@ -89,16 +97,30 @@ export interface ModelContextShown {
   budgetBytes: number;
 }
 
-/** Output of {@link SessionActivities.callModel}: the response and, per proposed call, its preparation. */
+/**
+ * `T` as an activity's result carries it through history: the fields other than `Kept` are left out
+ * at their usual value (`withoutUsual`), which the workflow fills back in (`withUsual`). The full
+ * form, as earlier versions wrote it, is a packed one too.
+ */
+export type Packed<T, Kept extends keyof T> = Pick<T, Kept> & Partial<T>;
+
+/**
+ * Output of {@link SessionActivities.callModel}: the response and, per proposed call, its
+ * preparation. Packed: the workflow reads it with `unpackModelCallResult`.
+ */
 export interface CallModelResult {
   response: ModelResponse;
-  /** The response as a conversation message, stored. */
-  assistant: MessageRef;
-  shown: ModelContextShown;
-  /** Same order as `response.toolCalls`: a call ready for rules and dispatch (packed), or the error it already got. */
+  /** The response as a conversation message, stored (without its role, `assistant`, and an empty preview). */
+  assistant: Packed<MessageRef, 'key' | 'bytes'>;
+  /** Without zero counts, and without the budget when it is the settings' usual one (`usualContextShown`). */
+  shown: Packed<ModelContextShown, 'messages' | 'bytes'>;
+  /**
+   * Same order as `response.toolCalls`: a call ready for rules and dispatch, or the error it already
+   * got. A call is packed next to the model's call it came from (`packPreparedCall(call, toolCall)`).
+   */
   prepared: (PackedPreparedCall | ToolErrorOutcome)[];
-  /** With `conversation`: the segment that now ends the log (its tail and the response sealed after its head). */
-  sealed?: ContentRef;
+  /** With `conversation`: the segment that now ends the log (its tail and the response sealed after its head); no empty preview. */
+  sealed?: Packed<ContentRef, 'key' | 'bytes'>;
 }
 
 /** What {@link SessionActivities.callModel} returns when the session's catalog changed: the current one, and no model call. */
@@ -117,34 +139,40 @@ export interface SealLogInput extends SessionStoreInput {
   log: ConversationLog;
 }
 
-/** What {@link SessionActivities.executeTool} returns: the outcome for the rules, and the result message, stored. */
+/**
+ * What {@link SessionActivities.executeTool} returns: the outcome for the rules, and the result
+ * message, stored. Packed: the workflow reads it with `unpackExecutedCall` (the call's record in the
+ * content store keeps it whole).
+ */
 export interface ExecutedCall {
   /**
-   * The outcome. A result's `output` is `null` unless the rules read it (or it is `tool_search`'s):
+   * The outcome, without the call's id and tool when they are the scheduled call's, and without a
+   * `null` output (`packToolOutcome`). A result's `output` is `null` unless the rules read it (or it is `tool_search`'s):
    * the whole output is in `message`, in the content store, and stays out of the workflow's history;
    * a read output is a preview when it is large. A result that could not be stored keeps its output
    * (a preview when it is large, with `storeError` saying why), for the workflow to store it.
    */
-  outcome: ToolOutcome;
+  outcome: PackedToolOutcome;
   /**
    * The tool result message the model reads (the full rendered output, or its offload notice), as
-   * stored; absent when the content store stayed unavailable for the rest of the call's time (the
+   * stored (without its role, `tool`); absent when the content store stayed unavailable for the rest of the call's time (the
    * workflow then stores the message it renders from `outcome`, once the store is back).
    */
-  message?: MessageRef;
+  message?: Packed<MessageRef, 'key' | 'bytes'>;
 }
 
-/** Input of {@link SessionActivities.executeTool}. */
-export interface ExecuteToolInput extends SessionStoreInput {
+/** Input of {@link SessionActivities.executeTool}: the flags are left out when `false` (earlier workflows always sent them). */
+export interface ExecuteToolInput extends TurnActivityInput {
   /** The call, packed (a call in its full form, as earlier versions sent it, is read as it is). */
   prepared: PackedPreparedCall;
   /** Whether a human approved this call (its permission was `ask`). */
-  approved: boolean;
+  approved?: boolean;
   /** Session turn of the call, part of its idempotency key. */
   turn: number;
-  interactive: boolean;
+  /** Whether the session is interactive. */
+  interactive?: boolean;
   /** Whether the rules read this call's output: then it comes back (whole unless its text passes `resultOffloadBytes`); else it stays in the content store. */
-  rulesReadOutput: boolean;
+  rulesReadOutput?: boolean;
 }
 
 /** Input of {@link SessionActivities.recoverToolCall}: the call, by its idempotency key's parts. */

@@ -12,7 +12,7 @@ import type { PreparedCall, UnapprovedDecision } from '../src/dispatch';
 import { approveToolCallUpdate, checkApproveToolCallInput } from '../src/session';
 import type { ApproveToolCallInput, DispatchedCall } from '../src/session';
 import type { SessionActivities } from '../activities';
-import { executeToolInput, refusing, traced, withStore } from './session';
+import { executeToolInput, refusing, traced, unpackExecutedCall, withStore } from './session';
 import type { Session } from './session';
 import type { SessionState } from './session-state';
 import { catalogNames } from './session-state';
@@ -221,7 +221,7 @@ async function runCalls(session: Session, calls: readonly RunnableCall[]): Promi
       const input = executeToolInput(state, prepared, approved);
       // A store failure of the tool activity means the call did not run: it runs once the store is back.
       const run = () => withStore(session, () => traced(session, callId, () => executeToolActivity(prepared)(input)));
-      executed = await running.scope.run(run);
+      executed = unpackExecutedCall(await running.scope.run(run), prepared);
       if (executed.outcome.type === 'tool-error') abortSiblings(prepared);
     } catch (error) {
       const byInterrupt = running.interrupted;

@@ -1,12 +1,19 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 import type { CancellationScope } from '@temporalio/workflow';
-import { packPreparedCall, visibleToolMask } from '../src/dispatch';
-import type { PreparedCall } from '../src/dispatch';
+import { packPreparedCall, unpackPreparedCall, unpackToolOutcome, visibleToolMask } from '../src/dispatch';
+import type { PreparedCall, ToolErrorOutcome } from '../src/dispatch';
+import { withUsual } from '../src/kernel';
 import { readsOutput } from '../src/rules';
-import { conversationLogKeys, segmentEntries } from '../src/session';
-import type { MessageRef, SessionEvent } from '../src/session';
+import {
+  conversationLogKeys,
+  segmentEntries,
+  usualContentRef,
+  usualContextShown,
+  usualMessageRef,
+} from '../src/session';
+import type { ConversationLog, DispatchedCall, MessageRef, ModelContextView, SessionEvent } from '../src/session';
 import type { ConversationMessage } from '../src/models';
-import type { CallModelInput, ExecuteToolInput } from '../activities';
+import type { CallModelInput, CallModelResult, ExecuteToolInput, ExecutedCall } from '../activities';
 import { applyEvent, catalogNames } from './session-state';
 import type { SessionState } from './session-state';
 import type { SessionFeed } from './session-feed';
@@ -151,29 +158,71 @@ export function modelCallInput(state: SessionState, visible: readonly string[], 
           ...(state.revealedTools.length === 0 ? {} : { revealed: [...state.revealedTools] }),
         },
       };
+  // The session is the workflow: the activity takes its id from its context.
   return {
-    sessionId: state.sessionId,
     ...storeOf(state),
     turn: state.turnIndex,
     settings: state.input.model,
     ...(state.input.systemPrompt ? { system: state.input.systemPrompt } : {}),
     conversation: conversationLogKeys(state.log),
     ...tools,
-    interactive: state.interactive,
+    // Left out when false, as the activity reads it.
+    ...(state.interactive ? { interactive: true } : {}),
   };
 }
 
-/** The tool activity's input: the call packed (its fields at their usual value left out), and whether the rules read its output. */
+/** The model call's result as the workflow reads it: every packed field filled back in. */
+export interface ModelCallResult {
+  response: CallModelResult['response'];
+  assistant: MessageRef;
+  shown: ModelContextView;
+  prepared: (PreparedCall | ToolErrorOutcome)[];
+  /** A segment of the log (a content reference). */
+  sealed?: NonNullable<ConversationLog['head']>;
+}
+
+/**
+ * The model call's result whole: the prepared calls from the model's calls they were packed next
+ * to, the usual values of the message, of what the model was shown (for `input`'s settings) and of
+ * the sealed segment. A result an earlier version returned whole reads as it is.
+ */
+export function unpackModelCallResult(result: CallModelResult, input: CallModelInput): ModelCallResult {
+  const { response, assistant, shown, prepared, sealed } = result;
+  return {
+    response,
+    assistant: withUsual<MessageRef>(assistant, usualMessageRef('assistant')),
+    shown: withUsual<ModelContextView>(shown, usualContextShown(input.settings)),
+    prepared: prepared.map((call, index) =>
+      call.type === 'prepared-call' ? unpackPreparedCall(call, response.toolCalls[index]) : call,
+    ),
+    ...(sealed ? { sealed: withUsual<NonNullable<ConversationLog['head']>>(sealed, usualContentRef) } : {}),
+  };
+}
+
+/**
+ * The tool activity's input: the call packed (its fields at their usual value left out), and
+ * whether the session is interactive, a human approved the call and the rules read its output
+ * (each left out when false, as the activity reads it). The session is the workflow: the activity
+ * takes its id from its context.
+ */
 export function executeToolInput(state: SessionState, prepared: PreparedCall, approved: boolean): ExecuteToolInput {
-  const { sessionId, turnIndex: turn, interactive } = state;
+  const { turnIndex: turn, interactive } = state;
   const rulesReadOutput = readsOutput(state.rules, prepared.toolName);
   return {
-    sessionId,
     ...storeOf(state),
     turn,
-    interactive,
+    ...(interactive ? { interactive } : {}),
     prepared: packPreparedCall(prepared),
-    approved,
-    rulesReadOutput,
+    ...(approved ? { approved } : {}),
+    ...(rulesReadOutput ? { rulesReadOutput } : {}),
+  };
+}
+
+/** What the tool activity returned for `prepared` (or its record held), whole: the call's id and tool, and the message's role. */
+export function unpackExecutedCall(executed: ExecutedCall, prepared: PreparedCall): DispatchedCall {
+  const { outcome, message } = executed;
+  return {
+    outcome: unpackToolOutcome(outcome, prepared),
+    ...(message ? { message: withUsual<MessageRef>(message, usualMessageRef('tool')) } : {}),
   };
 }

@@ -2,8 +2,8 @@ import { CancellationScope, patched, proxyLocalActivities } from '@temporalio/wo
 import { mayHaveLostCompletion, outcomeFromActivityFailure } from '../src/dispatch';
 import type { PreparedCall } from '../src/dispatch';
 import type { DispatchedCall } from '../src/session';
-import type { SessionActivities } from '../activities';
-import { storeOf, withStore } from './session';
+import type { ExecutedCall, SessionActivities } from '../activities';
+import { storeOf, unpackExecutedCall, withStore } from './session';
 import type { Session } from './session';
 
 /**
@@ -44,7 +44,7 @@ async function recoverLostCompletion(
   const { sessionId } = session.state;
   const { callId, toolName } = prepared;
   const input = { sessionId, ...storeOf(session.state), turn, callId };
-  let executed: DispatchedCall | null;
+  let executed: ExecutedCall | null;
   try {
     // An unavailable store is waited for: the record may be there once it is back.
     ({ executed } = await CancellationScope.nonCancellable(() =>
@@ -56,7 +56,7 @@ async function recoverLostCompletion(
   if (executed === null) return { outcome: outcomeFromActivityFailure(prepared, error, undefined, 'not-found') };
   const text = `${toolName} (call ${callId}) finished, but the Temporal server never got its completion (its activity timed out); its outcome was recovered from the record the worker kept in the content store.`;
   session.emit({ type: 'notice', text });
-  return executed;
+  return unpackExecutedCall(executed, prepared);
 }
 
 /** Reads the record of a call from the content store: a quick lookup, retried like the other content reads. */

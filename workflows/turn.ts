@@ -9,15 +9,14 @@ import {
   proxyLocalActivities,
 } from '@temporalio/workflow';
 import { ReasonCode, checkEnd, narrow } from '../src/rules';
-import { toolResultMessage, unpackPreparedCall } from '../src/dispatch';
+import { toolResultMessage } from '../src/dispatch';
 import { modelFinishDetail, modelFinishOutcome } from '../src/session';
 import type { RunEndReason, SessionCatalog } from '../src/session';
 import { previewOf } from '../src/kernel';
-import type { CallModelResult, CatalogChangedResult, SessionActivities } from '../activities';
+import type { CatalogChangedResult, SessionActivities } from '../activities';
 import { runBatch } from './batch';
-import { modelCallInput, sealLogIfFull, storeMessages, traced, withStore } from './session';
-
-import type { Session } from './session';
+import { modelCallInput, sealLogIfFull, storeMessages, traced, unpackModelCallResult, withStore } from './session';
+import type { ModelCallResult, Session } from './session';
 import { catalogNames } from './session-state';
 
 /** Model failures that mean the session itself is misconfigured: they fail the workflow loudly. */
@@ -76,7 +75,7 @@ export async function* runTurn(session: Session): AsyncGenerator<void, RunEnd> {
       type: 'model_responded',
       ...(response.text ? { text: assistant.preview } : {}),
       calls: response.toolCalls.map((call) => ({ callId: call.id, tool: call.name, args: call.args })),
-      prepared: prepared.map((call) => (call.type === 'prepared-call' ? unpackPreparedCall(call) : call)),
+      prepared,
       message: assistant,
       shown: result.shown,
       // Absent from responses recorded before finish reasons and usage were.
@@ -194,7 +193,7 @@ async function callModelInterruptibly(
   session: Session,
   visible: readonly string[],
   inline: boolean,
-): Promise<CallModelResult | CatalogChangedResult | { interrupted: true } | { failed: string }> {
+): Promise<ModelCallResult | CatalogChangedResult | { interrupted: true } | { failed: string }> {
   const { state, scopes } = session;
   const scope = new CancellationScope();
   scopes.model = scope;
@@ -202,7 +201,8 @@ async function callModelInterruptibly(
     const { callModel } = modelActivities(state.limits.modelTimeoutMs);
     const input = modelCallInput(state, visible, inline);
     // The model call reads the conversation from the content store: while the store fails, it waits (an interrupt still ends it).
-    return await scope.run(() => withStore(session, () => traced(session, 'model', () => callModel(input))));
+    const result = await scope.run(() => withStore(session, () => traced(session, 'model', () => callModel(input))));
+    return 'catalogChanged' in result ? result : unpackModelCallResult(result, input);
   } catch (error) {
     if (isCancellation(error) && state.interrupt) return { interrupted: true };
     const cause = error instanceof ActivityFailure ? error.cause : error;

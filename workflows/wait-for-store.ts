@@ -5,8 +5,8 @@ import {
   proxyActivities,
   proxyLocalActivities,
 } from '@temporalio/workflow';
-import { isStoreFailureType } from '../src/session';
-import type { SessionEvent, StoreFailureDetails, StoreIdentity, StoreProblem } from '../src/session';
+import { isStoreFailureType, namingSessionStore } from '../src/session';
+import type { SessionEvent, StoreFailureDetails, StoreProblem } from '../src/session';
 import type { SessionActivities } from '../activities';
 import type { SessionState } from './session-state';
 import { workflowNow } from './workflow-now';
@@ -111,10 +111,16 @@ function showWait(
   wait: { number: number; problem: StoreProblem } | undefined,
   failure: StoreFailure,
 ): { number: number; problem: StoreProblem } {
-  const number = wait?.number ?? session.state.store.waitsBegun;
+  const { identity, waitsBegun } = session.state.store;
+  const number = wait?.number ?? waitsBegun;
+  // A worker with another store knows the session's by its id alone (`storeOf`): the wait names it in full.
+  const named =
+    failure.code === 'STORE_MISMATCH' && identity !== undefined
+      ? { ...failure, message: namingSessionStore(failure.message, identity) }
+      : failure;
   const problem: StoreProblem = wait
-    ? { ...failure, since: wait.problem.since, retries: wait.problem.retries + 1 }
-    : { ...failure, since: workflowNow(), retries: 0 };
+    ? { ...named, since: wait.problem.since, retries: wait.problem.retries + 1 }
+    : { ...named, since: workflowNow(), retries: 0 };
   session.emit({ type: 'store_waiting', wait: number, problem });
   return { number, problem };
 }
@@ -132,10 +138,13 @@ function storeFailureOf(error: unknown): StoreFailure | undefined {
   };
 }
 
-/** `{ store }` for an activity's input, when the session recorded its store. */
-export function storeOf(state: SessionState): { store?: StoreIdentity } {
+/**
+ * `{ store }` for an activity's input, when the session recorded its store: its id (what a worker
+ * compares with its own); the description stays in the session's state, which words a mismatch.
+ */
+export function storeOf(state: SessionState): { store?: { id: string } } {
   const { identity } = state.store;
-  return identity === undefined ? {} : { store: identity };
+  return identity === undefined ? {} : { store: { id: identity.id } };
 }
 
 /**

@@ -14,6 +14,8 @@ export type { CallCanceller, CompletionLookup } from './outcome-from-activity-fa
 export { isRecordedCall, mayHaveLostCompletion } from './lost-completion';
 export { packPreparedCall, unpackPreparedCall } from './packed-prepared-call';
 export type { PackedPreparedCall } from './packed-prepared-call';
+export { packToolOutcome, unpackToolOutcome } from './packed-tool-outcome';
+export type { PackedToolOutcome } from './packed-tool-outcome';
 export { partitionCalls } from './partition-calls';
 export type { PartitionCallsOptions, ToolCallBatch } from './partition-calls';
 export { ConcurrencyClass } from './prepared-call';

@@ -14,9 +14,12 @@ export {
 export type { JsonObject, JsonValue } from './json-value';
 export {
   builtInProviders,
+  defaultContextBudgets,
+  fallbackContextBudgetBytes,
   modelSettingsSchema,
   parseModelSettings,
   toolrailProviderOptionsKey,
+  usualContextBudget,
 } from './model-settings';
 export type {
   BuiltInModelSettings,
@@ -31,4 +34,5 @@ export type { ToolRetryPolicy } from './tool-retry-policy';
 export { ToolrailError } from './toolrail-error';
 export type { ToolrailErrorOptions } from './toolrail-error';
 export { TOOL_SEARCH_NAME } from './tool-search-name';
+export { withUsual, withoutUsual } from './usual-values';
 export { previewOf, truncateUtf8, utf8ByteLength } from './utf8';

@@ -157,3 +157,30 @@ export function parseModelSettings(
 function formatIssue(issue: { path: PropertyKey[]; message: string }): string {
   return issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message;
 }
+
+/**
+ * Default context budgets, in UTF-8 bytes of the request's messages (about 3 bytes a token, with
+ * room left for the system prompt, the tool schemas and the response), by provider family (the
+ * part of the model's `provider` before the first dot: `anthropic.messages` → `anthropic`): OpenAI
+ * 384 000 (~128k tokens), Anthropic 576 000 (~200k tokens), the scripted model 1 048 576.
+ */
+export const defaultContextBudgets: Readonly<Record<string, number>> = {
+  openai: 384_000,
+  anthropic: 576_000,
+  scripted: 1_048_576,
+};
+
+/** Budget of a provider not listed in {@link defaultContextBudgets}, in bytes. */
+export const fallbackContextBudgetBytes = 384_000;
+
+/**
+ * The context budget the model call of `settings` usually has, in bytes, as far as the settings say:
+ * their `contextBudgetBytes`, else the default of their provider's family; `undefined` for a model
+ * the worker was given by id (the worker's entry may set its own).
+ */
+export function usualContextBudget(settings: ModelSettings): number | undefined {
+  if (settings.contextBudgetBytes !== undefined) return settings.contextBudgetBytes;
+  if (!('provider' in settings) || settings.provider === undefined) return undefined;
+  const family = settings.provider.split('.')[0] ?? settings.provider;
+  return defaultContextBudgets[family] ?? fallbackContextBudgetBytes;
+}

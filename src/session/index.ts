@@ -9,6 +9,7 @@ export { mergeRuleStatePages, pageBytes, readPageRequest, ruleStatePage, transcr
 export type { PageRequest, PagedTranscriptEntry, RuleStatePage, TranscriptPage } from './answer-pages';
 export type { ConversationLog, ConversationLogKeys, ConversationSegment, MessageRef } from './conversation-log';
 export { undecodableEncoding } from './payload-converter';
+export { usualContentRef, usualContextShown, usualMessageRef } from './usual-refs';
 export { renderCurrentDetails } from './render-current-details';
 export { toolrailSearchAttributes, toolrailStatusKey, toolrailTotalTokensKey } from './search-attributes';
 export { addUsage, emptyUsageTotals, foldUsage, totalTokens } from './model-usage';
@@ -61,7 +62,14 @@ export type {
   TranscriptEntry,
   TranscriptNote,
 } from './session-views';
-export { StoreFailureType, foldStoreEvent, initialStoreState, isStoreFailureType } from './store-problem';
+export {
+  StoreFailureType,
+  describeStore,
+  foldStoreEvent,
+  initialStoreState,
+  isStoreFailureType,
+  namingSessionStore,
+} from './store-problem';
 export type { SessionStoreState, StoreEvent, StoreFailureDetails, StoreIdentity, StoreProblem } from './store-problem';
 export type {
   AppendedResult,

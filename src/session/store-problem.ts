@@ -25,6 +25,20 @@ export function isStoreFailureType(type: string | undefined | null): type is Sto
   return type != null && Object.hasOwn(StoreFailureType, type);
 }
 
+/**
+ * A store as a problem's message names it: by its description and id, or by its id alone (the
+ * activities get the session's store by its id; the session then names it in full, see
+ * {@link namingSessionStore}).
+ */
+export function describeStore({ id, description }: { id: string; description?: string | undefined }): string {
+  return description === undefined ? `the store with id ${id}` : `${description} (store id ${id})`;
+}
+
+/** `message` with the session's store named in full where a worker named it by its id alone. */
+export function namingSessionStore(message: string, identity: StoreIdentity): string {
+  return message.replace(describeStore({ id: identity.id }), describeStore(identity));
+}
+
 /** What a store failure carries besides its message (its `details[0]`). Plain JSON. */
 export interface StoreFailureDetails {
   /** The store that failed (its description: never a password). */

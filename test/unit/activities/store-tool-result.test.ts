@@ -5,7 +5,7 @@ import { MockActivityEnvironment } from '@temporalio/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { storeToolResult } from '../../../activities/store-tool-result';
 import type { StoreToolResultOptions } from '../../../activities/store-tool-result';
-import type { ExecutedCall } from '../../../activities/types';
+import type { DispatchedCall } from '../../../src/session';
 import { createConversationReader, decodeMessage } from '../../../src/conversation';
 import { renderToolOutcome } from '../../../src/dispatch/render-tool-outcome';
 import { DirectoryContentStore } from '../../../src/store/directory-content-store';
@@ -31,7 +31,7 @@ describe('storing the result of a call that ran', () => {
     deadline: Date.now() + 5_000,
     ...more,
   });
-  const run = (input: StoreToolResultOptions): Promise<ExecutedCall> =>
+  const run = (input: StoreToolResultOptions): Promise<DispatchedCall> =>
     new MockActivityEnvironment().run(storeToolResult, input);
 
   it('offloads an output over maxResultSizeChars to the content store: the model reads a preview and its key', async () => {

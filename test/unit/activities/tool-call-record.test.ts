@@ -3,13 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readToolCallRecord, toolCallRecordName, writeToolCallRecord } from '../../../activities/tool-call-record';
-import type { ExecutedCall } from '../../../activities/types';
+import type { DispatchedCall } from '../../../src/session';
 import { DirectoryContentStore } from '../../../src/store/directory-content-store';
 import { encodedContent } from '../../../src/store/encoded-content';
 import type { EncodedContent } from '../../../src/store/encoded-content';
 
 const message = { role: 'tool', key: 'a'.repeat(64), bytes: 14, preview: 'change applied' } as const;
-const executed: ExecutedCall = {
+const executed: DispatchedCall = {
   outcome: { type: 'tool-result', callId: 'call_1', toolName: 'apply_change', output: 'change applied' },
   message,
 };
@@ -36,7 +36,7 @@ describe('the record of a tool call', () => {
 
   it('keeps the first outcome of a call', async () => {
     await writeToolCallRecord(store, { sessionId: 's1', turn: 0, executed });
-    const later: ExecutedCall = {
+    const later: DispatchedCall = {
       outcome: {
         type: 'tool-error',
         callId: 'call_1',

@@ -74,3 +74,34 @@ describe('packed prepared calls', () => {
     expect(unpackPreparedCall(full)).toEqual(full);
   });
 });
+
+describe('prepared calls packed next to the model call they came from', () => {
+  const modelCall = { id: 'call_1_0', name: 'read_page', args: { page: 1 } };
+
+  it('a call as the model made it packs to its type alone, and unpacks to itself from the model call', () => {
+    const packed = packPreparedCall(call(), modelCall);
+    expect(packed).toEqual({ type: 'prepared-call' });
+    expect(unpackPreparedCall(packed, modelCall)).toEqual(call());
+  });
+
+  it('keeps what differs from the model call: the resolved tool of an alias, the input the schema changed', () => {
+    const aliased = call({ requestedName: 'page' });
+    const fromAlias = { ...modelCall, name: 'page' };
+    expect(packPreparedCall(aliased, fromAlias)).toEqual({ type: 'prepared-call', toolName: 'read_page' });
+    expect(unpackPreparedCall(packPreparedCall(aliased, fromAlias), fromAlias)).toEqual(aliased);
+    const defaulted = call({ args: {}, input: { page: 1 } });
+    const fromEmpty = { ...modelCall, args: {} };
+    expect(packPreparedCall(defaulted, fromEmpty)).toEqual({ type: 'prepared-call', input: { page: 1 }, args: {} });
+    expect(unpackPreparedCall(packPreparedCall(defaulted, fromEmpty), fromEmpty)).toEqual(defaulted);
+  });
+
+  it('reads a call packed without the model call, or in its full form, as it is', () => {
+    expect(unpackPreparedCall(packPreparedCall(call()), modelCall)).toEqual(call());
+    const full = call({ concurrency: 'WRITE_EXCLUSIVE', concurrencySafe: false });
+    expect(unpackPreparedCall(full, modelCall)).toEqual(full);
+  });
+
+  it('refuses to read a call that lacks its id, tool or input without the model call to take them from', () => {
+    expect(() => unpackPreparedCall(packPreparedCall(call(), modelCall))).toThrow(/no model call/);
+  });
+});
