@@ -6,6 +6,7 @@ import {
   isRecordedCall,
   isVisibleInMask,
   packPreparedCall,
+  isPackedAsModelCall,
   packToolOutcome,
   shouldRetryToolOutcome,
   unpackPreparedCall,
@@ -257,13 +258,13 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       const { messages: shownMessages, previewed, omitted, bytes } = shown;
       // Packed for history: what the workflow knows already (the model's calls, the usual values) is left out.
       const fullShown = { messages: shownMessages, previewed, omitted, bytes, budgetBytes };
+      const packed = prepared.map((call, index) =>
+        call.type === 'prepared-call' ? packPreparedCall(call, response.toolCalls[index]) : call,
+      );
       return {
         response,
         assistant: withoutUsual(assistant, usualMessageRef('assistant')),
-        prepared: prepared.map((call, index) => {
-          const from = response.toolCalls[index];
-          return call.type === 'prepared-call' ? packPreparedCall(call, from) : call;
-        }),
+        ...(packed.length > 0 && packed.every(isPackedAsModelCall) ? {} : { prepared: packed }),
         shown: withoutUsual(fullShown, usualContextShown(settings)),
         ...(sealed ? { sealed: withoutUsual(sealed, usualContentRef) } : {}),
       };

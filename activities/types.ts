@@ -116,9 +116,10 @@ export interface CallModelResult {
   shown: Packed<ModelContextShown, 'messages' | 'bytes'>;
   /**
    * Same order as `response.toolCalls`: a call ready for rules and dispatch, or the error it already
-   * got. A call is packed next to the model's call it came from (`packPreparedCall(call, toolCall)`).
+   * got. A call is packed next to the model's call it came from (`packPreparedCall(call, toolCall)`);
+   * the list is left out when every call is as the model made it (each packs to its type alone).
    */
-  prepared: (PackedPreparedCall | ToolErrorOutcome)[];
+  prepared?: (PackedPreparedCall | ToolErrorOutcome)[];
   /** With `conversation`: the segment that now ends the log (its tail and the response sealed after its head); no empty preview. */
   sealed?: Packed<ContentRef, 'key' | 'bytes'>;
 }

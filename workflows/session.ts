@@ -1,6 +1,12 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 import type { CancellationScope } from '@temporalio/workflow';
-import { packPreparedCall, unpackPreparedCall, unpackToolOutcome, visibleToolMask } from '../src/dispatch';
+import {
+  packPreparedCall,
+  packedAsModelCall,
+  unpackPreparedCall,
+  unpackToolOutcome,
+  visibleToolMask,
+} from '../src/dispatch';
 import type { PreparedCall, ToolErrorOutcome } from '../src/dispatch';
 import { withUsual } from '../src/kernel';
 import { readsOutput } from '../src/rules';
@@ -192,7 +198,8 @@ export function unpackModelCallResult(result: CallModelResult, input: CallModelI
     response,
     assistant: withUsual<MessageRef>(assistant, usualMessageRef('assistant')),
     shown: withUsual<ModelContextView>(shown, usualContextShown(input.settings)),
-    prepared: prepared.map((call, index) =>
+    // Without the list, every call is as the model made it.
+    prepared: (prepared ?? response.toolCalls.map(() => packedAsModelCall)).map((call, index) =>
       call.type === 'prepared-call' ? unpackPreparedCall(call, response.toolCalls[index]) : call,
     ),
     ...(sealed ? { sealed: withUsual<NonNullable<ConversationLog['head']>>(sealed, usualContentRef) } : {}),

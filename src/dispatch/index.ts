@@ -12,7 +12,7 @@ export { formatToolIssues } from './format-tool-issues';
 export { outcomeFromActivityFailure } from './outcome-from-activity-failure';
 export type { CallCanceller, CompletionLookup } from './outcome-from-activity-failure';
 export { isRecordedCall, mayHaveLostCompletion } from './lost-completion';
-export { packPreparedCall, unpackPreparedCall } from './packed-prepared-call';
+export { isPackedAsModelCall, packPreparedCall, packedAsModelCall, unpackPreparedCall } from './packed-prepared-call';
 export type { PackedPreparedCall } from './packed-prepared-call';
 export { packToolOutcome, unpackToolOutcome } from './packed-tool-outcome';
 export type { PackedToolOutcome } from './packed-tool-outcome';

@@ -50,6 +50,14 @@ export function unpackPreparedCall(packed: PackedPreparedCall, from?: ProposedTo
   return withUsual<PreparedCall>(named, { ...usualCall, requestedName: toolName, args: input as JsonObject });
 }
 
+/** Whether `packed` is a call (or a tool error) packed to its type alone: a call as the model made it. */
+export function isPackedAsModelCall(packed: PackedPreparedCall | { type: string }): boolean {
+  return packed.type === 'prepared-call' && Object.keys(packed).length === 1;
+}
+
+/** A call as the model made it, packed (what a model call's result without its `prepared` list holds for each call). */
+export const packedAsModelCall: PackedPreparedCall = { type: 'prepared-call' };
+
 /**
  * The fields of a prepared call that repeat the model's call when the call is as the model made it:
  * its id, the name the model used (and resolved to, when it is no alias), and its arguments as input.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { packPreparedCall, unpackPreparedCall } from '../../../src/dispatch/packed-prepared-call';
+import { isPackedAsModelCall, packPreparedCall, unpackPreparedCall } from '../../../src/dispatch/packed-prepared-call';
 import type { PreparedCall } from '../../../src/dispatch/prepared-call';
 import { AT_MOST_ONCE, DEFAULT_READ_ONLY_RETRY, DEFAULT_TOOL_TIMEOUT_MS } from '../../../src/kernel/defaults';
 
@@ -99,6 +99,13 @@ describe('prepared calls packed next to the model call they came from', () => {
     expect(unpackPreparedCall(packPreparedCall(call()), modelCall)).toEqual(call());
     const full = call({ concurrency: 'WRITE_EXCLUSIVE', concurrencySafe: false });
     expect(unpackPreparedCall(full, modelCall)).toEqual(full);
+  });
+
+  it('tells a call packed to its type alone (as the model made it) from one that keeps a field, and from a tool error', () => {
+    expect(isPackedAsModelCall(packPreparedCall(call(), modelCall))).toBe(true);
+    expect(isPackedAsModelCall(packPreparedCall(call({ readOnly: false }), modelCall))).toBe(false);
+    expect(isPackedAsModelCall(packPreparedCall(call()))).toBe(false);
+    expect(isPackedAsModelCall({ type: 'tool-error' })).toBe(false);
   });
 
   it('refuses to read a call that lacks its id, tool or input without the model call to take them from', () => {
