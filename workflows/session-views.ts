@@ -6,11 +6,14 @@ import {
   maxTranscriptEntries,
   changedSearchAttributes,
   listedStatus,
+  packTranscriptEntry,
   renderCurrentDetails,
   sessionSearchAttributes,
   transcriptPage,
+  unpackTranscriptEntry,
 } from '../src/session';
 import type {
+  CarriedTranscriptEntry,
   SessionEvent,
   SessionEventType,
   SessionStatusView,
@@ -33,13 +36,13 @@ export interface TranscriptView {
   entries(): TranscriptEntry[];
   /** One page of them (the `transcript` query's answer); positions count every entry since the session began. */
   page(cursor: string | undefined, maxBytes: number): TranscriptPage;
-  /** The latest entries, which continue-as-new carries, and the position of the first. */
-  carried(): { transcript: TranscriptEntry[]; transcriptStart: number };
+  /** The latest entries, packed as continue-as-new carries them, and the position of the first. */
+  carried(): { transcript: CarriedTranscriptEntry[]; transcriptStart: number };
 }
 
 /** The transcript as a view of the events, starting from what continue-as-new carried (whose first entry is at `start`). */
-export function transcriptView(carried: readonly TranscriptEntry[], carriedStart = 0): TranscriptView {
-  const entries = [...carried];
+export function transcriptView(carried: readonly CarriedTranscriptEntry[], carriedStart = 0): TranscriptView {
+  const entries = carried.map(unpackTranscriptEntry);
   let start = carriedStart;
   let visible: string[] = [];
   const note = (state: SessionState, entry: TranscriptNote): void => {
@@ -51,7 +54,10 @@ export function transcriptView(carried: readonly TranscriptEntry[], carriedStart
     page: (cursor, maxBytes) => transcriptPage(entries, start, cursor, maxBytes),
     carried: () => {
       const transcript = entries.slice(-maxCarriedTranscriptEntries);
-      return { transcript, transcriptStart: start + entries.length - transcript.length };
+      return {
+        transcript: transcript.map(packTranscriptEntry),
+        transcriptStart: start + entries.length - transcript.length,
+      };
     },
     onEvent(event, state) {
       switch (event.type) {

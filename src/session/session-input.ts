@@ -5,7 +5,7 @@ import type { ModelSettings } from '../models';
 import type { PreparedCall, ToolErrorOutcome } from '../dispatch';
 import { DEFAULT_MAX_TOOL_CONCURRENCY } from '../kernel';
 import type { SessionCounters } from './session-counters';
-import type { TranscriptEntry } from './session-views';
+import type { CarriedTranscriptEntry } from './carried-transcript';
 import type { SessionUsage } from './model-usage';
 import { emptyUsageTotals } from './model-usage';
 import { defaultFeedWindowBytes } from './feed-messages';
@@ -87,8 +87,8 @@ export interface CarriedSessionState {
   queuedMessages: (string | MessageRef)[];
   revealedTools: string[];
   counters: SessionCounters;
-  /** The latest transcript entries (at most {@link maxCarriedTranscriptEntries}). */
-  transcript: TranscriptEntry[];
+  /** The latest transcript entries (at most {@link maxCarriedTranscriptEntries}), packed (see `CarriedTranscriptEntry`). */
+  transcript: CarriedTranscriptEntry[];
   /** The position of the first of them among every entry since the session began (absent: 0). */
   transcriptStart?: number;
   /** Whether a run was in progress at the boundary. */
