@@ -34,7 +34,7 @@ export default defineConfig({
           include: ['test/integration/**/*.test.ts', 'test/replay/**/*.test.ts'],
           // A PostgreSQL too: the crash test runs with the production content store as well.
           globalSetup: ['test/harness/global-setup.ts', 'test/harness/global-setup-postgres.ts'],
-          setupFiles: ['test/harness/quiet-worker-logs.ts'],
+          setupFiles: ['test/harness/quiet-worker-logs.ts', 'test/harness/remove-test-content.ts'],
           testTimeout: 120_000,
           hookTimeout: 600_000,
           // One fork runs the files one after another: they share one dev server and two cores.
@@ -57,7 +57,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts'],
           globalSetup: ['test/harness/global-setup-with-ui.ts'],
-          setupFiles: ['test/harness/quiet-worker-logs.ts'],
+          setupFiles: ['test/harness/quiet-worker-logs.ts', 'test/harness/remove-test-content.ts'],
           testTimeout: 180_000,
           hookTimeout: 600_000,
           // One fork runs the files one after another: they share one dev server and two cores.

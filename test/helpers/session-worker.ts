@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ToolrailClient } from '../../src/client/toolrail-client';
@@ -54,6 +54,15 @@ export function testContentStore(): ContentStore {
   const store = processStore ?? openContentStore(testContentDirectory());
   processStore = store;
   return store;
+}
+
+/** Closes this test file's embedded content store and removes its directory (the test setup runs it after each file). */
+export async function removeTestContentStore(): Promise<void> {
+  const [store, directory] = [processStore, processDirectory];
+  processStore = undefined;
+  processDirectory = undefined;
+  await store?.close();
+  if (directory !== undefined) rmSync(directory, { recursive: true, force: true });
 }
 
 /** Runs `body` while a real toolrail worker (on a task queue of its own) serves the harness's server. */

@@ -1,8 +1,8 @@
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { chmodSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findTemporalCli } from '../../src/devserver/find-temporal-cli';
+import { scratchDirectory } from '../helpers/scratch-directory';
 import { TemporalCliNotFoundError } from '../../src/devserver/temporal-cli-not-found-error';
 
 function fakeExecutable(directory: string, name: string): string {
@@ -13,7 +13,7 @@ function fakeExecutable(directory: string, name: string): string {
 }
 
 describe('findTemporalCli', () => {
-  const scratch = (): string => mkdtempSync(path.join(os.tmpdir(), 'toolrail-find-cli-'));
+  const scratch = (): string => scratchDirectory('toolrail-find-cli-');
 
   it('prefers TEMPORAL_CLI_PATH over everything else', async () => {
     const directory = scratch();

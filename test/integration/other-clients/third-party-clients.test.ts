@@ -1,6 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { z } from 'zod';
@@ -14,6 +13,7 @@ import type { HarnessConnections } from '../../harness/connect';
 import { ensurePythonTemporalio } from '../../harness/python-temporalio';
 import { compileRules } from '../../helpers/compile-rules';
 import { pollUntil } from '../../helpers/poll-until';
+import { scratchDirectory } from '../../helpers/scratch-directory';
 import { testContentStore } from '../../helpers/session-worker';
 import '../../harness/provided-context';
 
@@ -152,7 +152,7 @@ describe('sessions driven by third-party clients: the temporal CLI and Python te
   it('the temporal CLI runs docs/wire.md: start, interrupt, approve, signal, query, result', async () => {
     const sessionId = uniqueName('cli-session');
     const lines = exampleLines();
-    const directory = mkdtempSync(path.join(os.tmpdir(), 'toolrail-cli-example-'));
+    const directory = scratchDirectory('toolrail-cli-example-');
     let ruleStateQueries = 0;
     for (const line of lines) {
       const command = line
@@ -244,7 +244,7 @@ describe('sessions driven by third-party clients: the temporal CLI and Python te
   });
 
   it('Python temporalio runs the example: start, interrupt, approve, signal, query, result', async () => {
-    const directory = mkdtempSync(path.join(os.tmpdir(), 'toolrail-python-example-'));
+    const directory = scratchDirectory('toolrail-python-example-');
     const inputFile = path.join(directory, 'input.json');
     const input = await runProcess(
       process.execPath,

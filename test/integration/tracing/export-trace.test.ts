@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { simulateCommand } from '../../../src/cli/commands/simulate';
@@ -13,6 +12,7 @@ import type { HarnessConnections } from '../../harness/connect';
 import { compileRules } from '../../helpers/compile-rules';
 import { testContentDirectory, withSessionWorker } from '../../helpers/session-worker';
 import { entriesOf } from '../../helpers/transcript-entries';
+import { scratchDirectory } from '../../helpers/scratch-directory';
 
 const rulesFile = path.resolve(__dirname, '../../../examples/support-desk/support-desk-rules.yaml');
 
@@ -113,7 +113,7 @@ describe('a recorded session exported as a trace', () => {
         );
 
         // The same through the CLI: `toolrail transcript --trace FILE`, then `toolrail simulate`.
-        const file = path.join(mkdtempSync(path.join(tmpdir(), 'toolrail-trace-')), 'session.trace.json');
+        const file = path.join(scratchDirectory('toolrail-trace-'), 'session.trace.json');
         const connection = ['--address', inject('temporalAddress'), '--namespace', connections.namespace];
         // The CLI reads whole results from the store the session's workers use, as a deployment shares one.
         vi.stubEnv('TOOLRAIL_CONTENT_STORE', testContentDirectory());

@@ -1,11 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveConnection } from '../../../src/cli/connection/resolve-connection';
+import { scratchDirectory } from '../../helpers/scratch-directory';
 
 function configFile(text: string): string {
-  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'toolrail-profile-')), 'temporal.toml');
+  const file = path.join(scratchDirectory('toolrail-profile-'), 'temporal.toml');
   writeFileSync(file, text);
   return file;
 }

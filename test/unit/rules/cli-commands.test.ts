@@ -1,9 +1,9 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fixture } from './support/fixtures';
 import { lines, toolrail } from './support/run-toolrail';
+import { scratchDirectory } from '../../helpers/scratch-directory';
 
 describe('toolrail simulate (process)', () => {
   it('prints the documented JSON lines and exits 0', async () => {
@@ -37,7 +37,7 @@ describe('toolrail simulate (process)', () => {
   });
 
   it('invalid rules exit 2 with one line naming file, line and the cycle', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'toolrail-trace-'));
+    const dir = scratchDirectory('toolrail-trace-');
     const trace = join(dir, 'deploy.json');
     await writeFile(trace, JSON.stringify({ tools: ['deploy', 'approve'], events: [] }));
     const result = await toolrail('simulate', '--rules', fixture('cycle.toolrail.yaml'), '--trace', trace);
@@ -50,7 +50,7 @@ describe('toolrail simulate (process)', () => {
   });
 
   it('an invalid trace exits 2 with one line naming the event and its line', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'toolrail-trace-'));
+    const dir = scratchDirectory('toolrail-trace-');
     const trace = join(dir, 'bad.yaml');
     await writeFile(trace, 'tools: [a]\nevents:\n  - user: hi\n  - calls:\n      - tool: 5\n');
     const result = await toolrail('simulate', '--rules', fixture('spec-example.toolrail.yaml'), '--trace', trace);
@@ -61,7 +61,7 @@ describe('toolrail simulate (process)', () => {
   });
 
   it('a rules file whose format cannot be recognised exits 2 and suggests --format', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'toolrail-rules-'));
+    const dir = scratchDirectory('toolrail-rules-');
     const rules = join(dir, 'rules.json');
     await writeFile(rules, '{"hello": 1}');
     const result = await toolrail('simulate', '--rules', rules, '--trace', fixture('traces/spec-example.trace.json'));
@@ -78,7 +78,7 @@ describe('toolrail simulate (process)', () => {
 
 describe('toolrail lint and graph (process)', () => {
   it('lint passes valid rules and reports warnings without failing', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'toolrail-lint-'));
+    const dir = scratchDirectory('toolrail-lint-');
     const rules = join(dir, 'rules.yaml');
     await writeFile(rules, 'toolrail: 1\nrules:\n  - kind: terminal\n    tool: a\n  - kind: terminal\n    tool: a\n');
     const result = await toolrail('lint', '--rules', rules, '--tools', 'a,b');

@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, truncate, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixture } from './support/fixtures';
 import { lines, toolrail } from './support/run-toolrail';
 
@@ -17,9 +17,14 @@ const aliasBomb = [
 ].join('\n');
 
 const hostile: Record<string, string> = {};
+let dir = '';
+
+afterAll(async () => {
+  if (dir !== '') await rm(dir, { recursive: true, force: true });
+});
 
 beforeAll(async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'toolrail-hostile-'));
+  dir = await mkdtemp(join(tmpdir(), 'toolrail-hostile-'));
   hostile['an alias bomb'] = join(dir, 'bomb.yaml');
   await writeFile(hostile['an alias bomb'], aliasBomb);
   hostile['a character device'] = '/dev/zero';
