@@ -1,5 +1,5 @@
 import { ApplicationFailure, patched, workflowInfo } from '@temporalio/workflow';
-import { checkSessionInput, refusedInputMessage } from '../src/session';
+import { buildSessionStartInputSchema, checkSessionInput, refusedInputMessage } from '../src/session';
 import type { SessionInput } from '../src/session';
 
 /** Sessions whose first run began before the start input was checked replay without the check. */
@@ -15,7 +15,8 @@ const startInputCheckPatch = 'toolrail-start-input-checked';
 export function startInput(input: SessionInput | undefined): SessionInput {
   if (workflowInfo().continuedFromExecutionRunId !== undefined || !patched(startInputCheckPatch))
     return input as SessionInput;
-  const checked = checkSessionInput(input);
+  // A schema built for this one check, not kept: a cached session holds no copy of it.
+  const checked = checkSessionInput(input, buildSessionStartInputSchema());
   if (checked.ok) return checked.input;
   const { problems } = checked;
   throw ApplicationFailure.create({

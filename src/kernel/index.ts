@@ -13,14 +13,14 @@ export {
 } from './defaults';
 export type { JsonObject, JsonValue } from './json-value';
 export {
+  buildModelSettingsSchema,
   builtInProviders,
   defaultContextBudgets,
   fallbackContextBudgetBytes,
-  modelSettingsSchema,
-  parseModelSettings,
   toolrailProviderOptionsKey,
   usualContextBudget,
 } from './model-settings';
+export { modelSettingsSchema, parseModelSettings } from './model-settings-schema';
 export type {
   BuiltInModelSettings,
   GenerationSettings,

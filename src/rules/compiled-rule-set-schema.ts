@@ -1,63 +1,71 @@
 import { z } from 'zod';
 import type { CompiledRule, CompiledRuleSet } from './compiled-rule-set';
 import { loadTimeChecks } from './compile/compile-rule-set';
-import { ruleBodySchema } from './model/rule-schema';
+import { buildRuleBodySchema } from './model/rule-schema';
 import { RuleKind } from './rule-kind';
 
-/** Where a compiled rule came from (see `RuleRef`). */
-export const ruleRefSchema = z
-  .strictObject({
-    kind: z.enum([...Object.values(RuleKind), 'builtin']),
-    id: z.string(),
-    file: z.string(),
-    index: z.number().int(),
-    path: z.string(),
-    line: z.number().int().positive().optional(),
-  })
-  .meta({ id: 'RuleRef' });
-
-/** One compiled rule: a rule body of the unified model, defaults applied, plus its `ref`. */
-export const compiledRuleSchema = z.discriminatedUnion(
-  'kind',
-  ruleBodySchema.options.map((option) => option.extend({ ref: ruleRefSchema })) as unknown as [
-    (typeof ruleBodySchema.options)[number],
-  ],
-) as unknown as z.ZodType<CompiledRule, z.input<typeof ruleBodySchema> & { ref: z.input<typeof ruleRefSchema> }>;
-
 /**
- * A compiled rule set as data (the `rules` of a session input): the format, version and shape that
- * `compileRuleSet` produces. Every orchestration lists indices of `step` rules, and every `step`
- * rule belongs to one orchestration.
+ * Builds the schema of a compiled rule set as data (the `rules` of a session input): the format,
+ * version and shape that `compileRuleSet` produces. Every orchestration lists indices of `step`
+ * rules, and every `step` rule belongs to one orchestration. A new one each call (the start input's
+ * check in a workflow builds it, uses it once and lets it go).
  */
-export const compiledRuleSetSchema = z
-  .strictObject({
-    format: z.literal('toolrail.compiled-rules'),
-    version: z.literal(1),
-    rules: z.array(compiledRuleSchema),
-    orchestrations: z.array(z.strictObject({ file: z.string(), steps: z.array(z.number().int().min(0)) })),
-    settings: z.strictObject({
-      onEmpty: z.enum(['end-run', 'allow-all']),
-      maxTurnsPerRun: z.number().int().positive(),
-    }),
-    catalog: z.array(z.string()).nullable(),
-  })
-  .superRefine((set, context) => {
-    const owners = new Map<number, number>();
-    set.orchestrations.forEach(({ steps }, orchestration) => {
-      steps.forEach((index, position) => {
-        const path = ['orchestrations', orchestration, 'steps', position];
-        if (set.rules[index]?.kind !== 'step') {
-          context.addIssue({ code: 'custom', path, message: `rules[${index}] is not a step rule` });
-        } else if (owners.has(index)) {
-          context.addIssue({ code: 'custom', path, message: `rules[${index}] is listed by two orchestrations` });
-        } else owners.set(index, orchestration);
-      });
-    });
-    set.rules.forEach((rule, index) => {
-      if (rule.kind === 'step' && !owners.has(index))
-        context.addIssue({ code: 'custom', path: ['rules', index], message: 'a step rule no orchestration lists' });
+export function buildCompiledRuleSetSchema() {
+  /** Where a compiled rule came from (see `RuleRef`). */
+  const ruleRefSchema = z
+    .strictObject({
+      kind: z.enum([...Object.values(RuleKind), 'builtin']),
+      id: z.string(),
+      file: z.string(),
+      index: z.number().int(),
+      path: z.string(),
+      line: z.number().int().positive().optional(),
+    })
+    .meta({ id: 'RuleRef' });
+  const ruleBodySchema = buildRuleBodySchema();
+  /** One compiled rule: a rule body of the unified model, defaults applied, plus its `ref`. */
+  const compiledRuleSchema = z.discriminatedUnion(
+    'kind',
+    ruleBodySchema.options.map((option) => option.extend({ ref: ruleRefSchema })) as unknown as [
+      (typeof ruleBodySchema.options)[number],
+    ],
+  ) as unknown as z.ZodType<CompiledRule, z.input<typeof ruleBodySchema> & { ref: z.input<typeof ruleRefSchema> }>;
+  return z
+    .strictObject({
+      format: z.literal('toolrail.compiled-rules'),
+      version: z.literal(1),
+      rules: z.array(compiledRuleSchema),
+      orchestrations: z.array(z.strictObject({ file: z.string(), steps: z.array(z.number().int().min(0)) })),
+      settings: z.strictObject({
+        onEmpty: z.enum(['end-run', 'allow-all']),
+        maxTurnsPerRun: z.number().int().positive(),
+      }),
+      catalog: z.array(z.string()).nullable(),
+    })
+    .superRefine(checkOrchestrationSteps);
+}
+
+/** Every orchestration lists indices of `step` rules, and every `step` rule belongs to one orchestration. */
+function checkOrchestrationSteps(
+  set: { rules: readonly { kind: string }[]; orchestrations: readonly { steps: readonly number[] }[] },
+  context: z.RefinementCtx,
+): void {
+  const owners = new Map<number, number>();
+  set.orchestrations.forEach(({ steps }, orchestration) => {
+    steps.forEach((index, position) => {
+      const path = ['orchestrations', orchestration, 'steps', position];
+      if (set.rules[index]?.kind !== 'step') {
+        context.addIssue({ code: 'custom', path, message: `rules[${index}] is not a step rule` });
+      } else if (owners.has(index)) {
+        context.addIssue({ code: 'custom', path, message: `rules[${index}] is listed by two orchestrations` });
+      } else owners.set(index, orchestration);
     });
   });
+  set.rules.forEach((rule, index) => {
+    if (rule.kind === 'step' && !owners.has(index))
+      context.addIssue({ code: 'custom', path: ['rules', index], message: 'a step rule no orchestration lists' });
+  });
+}
 
 /** A problem with a compiled rule set given as data: where (a path in the set) and what. */
 export interface CompiledRuleSetProblem {

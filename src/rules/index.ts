@@ -14,15 +14,10 @@ export type { RuleDiagnostic } from './rule-diagnostic';
 export { formatDiagnostic } from './rule-diagnostic';
 export type { Rule, RuleDocument, RuleSettings, RuleSource } from './model/rule';
 export type { RuleBody } from './model/rule-schema';
-export { ruleBodySchema } from './model/rule-schema';
+export { buildRuleBodySchema, ruleBodySchema } from './model/rule-schema';
 export type { CompiledRule, CompiledRuleSet, CompiledOrchestration } from './compiled-rule-set';
 export { defaultMaxTurnsPerRun } from './compiled-rule-set';
-export {
-  compiledRuleSchema,
-  compiledRuleSetErrors,
-  compiledRuleSetSchema,
-  ruleRefSchema,
-} from './compiled-rule-set-schema';
+export { buildCompiledRuleSetSchema, compiledRuleSetErrors } from './compiled-rule-set-schema';
 export type { CompiledRuleSetProblem } from './compiled-rule-set-schema';
 export type { CompileRuleSetInput, CompileRuleSetResult } from './compile/compile-rule-set';
 export { compileRuleSet } from './compile/compile-rule-set';

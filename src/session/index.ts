@@ -112,12 +112,12 @@ export type { TurnInProgress } from './turn-in-progress';
 export { toolCallFinishedLateSignal } from './tool-call-finished-late';
 export type { ToolCallFinishedLateInput } from './tool-call-finished-late';
 export {
+  buildSessionStartInputSchema,
   checkSessionInput,
   sessionInputJsonSchema,
   sessionInputSchemaFile,
-  sessionLimitsSchema,
-  sessionStartInputSchema,
 } from './session-input-schema';
+export { sessionStartInputSchema } from './session-start-input-schema';
 export type { SessionInputCheck } from './session-input-schema';
 export {
   SessionInputError,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { compiledRuleSetErrors, compiledRuleSetSchema, detectFormat } from '../rules';
-import { modelSettingsSchema, utf8ByteLength } from '../kernel';
+import { buildCompiledRuleSetSchema, compiledRuleSetErrors, detectFormat } from '../rules';
+import { buildModelSettingsSchema, utf8ByteLength } from '../kernel';
 import { describeValue, formatInputPath, problemsOfIssues, readableIssues } from './input-problems';
 import type { InputProblem } from './input-problems';
 import { undecodableMarker } from './payload-converter';
@@ -8,80 +8,95 @@ import type { UndecodablePayload } from './payload-converter';
 import { resolveSessionLimits } from './session-input';
 import type { SessionInput } from './session-input';
 
-const positiveInteger = z.number().int().positive();
-const milliseconds = positiveInteger.describe('milliseconds');
-
-/** `limits` of a session input (see `SessionLimits`): every field optional, none unknown. */
-export const sessionLimitsSchema = z.strictObject({
-  maxTurnsPerRun: positiveInteger.optional(),
-  maxToolConcurrency: positiveInteger.optional(),
-  siblingAbort: z.enum(['on-error', 'never']).optional(),
-  approvalTimeoutMs: milliseconds.optional(),
-  modelTimeoutMs: milliseconds.optional(),
-  continueAsNewAfterTurns: positiveInteger.optional(),
-  idleTimeoutMs: milliseconds.optional(),
-  closeWhenIdle: z.boolean().optional(),
-  maxUserMessageBytes: positiveInteger.describe('UTF-8 bytes').optional(),
-  continueAsNewAtHistoryBytes: positiveInteger.describe('bytes').optional(),
-  feedWindowBytes: positiveInteger.describe('UTF-8 bytes').optional(),
-  storeRetryIntervalMs: milliseconds.optional(),
-});
-
-/** A first user message already in the session's content store (what `ToolrailClient` sends for one over 128 KiB). */
-const firstMessageRefSchema = z.strictObject({
-  key: z
-    .string()
-    .regex(/^[0-9a-f]{64}$/, 'expected the SHA-256 of the stored message, lower-case hex')
-    .describe("The key the message is stored under in the session's content store: the SHA-256 of its JSON."),
-  bytes: z.number().int().nonnegative().describe('UTF-8 bytes of the stored message'),
-  preview: z.string().describe('The first characters of the message text (at most 200).'),
-  role: z.literal('user'),
-});
-
 /**
- * The start input of a session (the `agentSession` workflow's one argument), as the client and the
- * workflow check it: `SessionInput` without `carried`, which only continue-as-new sets. Strict: an
- * unknown key is a mistake. `session-input.schema.json` in the package is this schema as JSON Schema.
+ * Builds the schema of a session's start input (the `agentSession` workflow's one argument), as the
+ * client and the workflow check it: `SessionInput` without `carried`, which only continue-as-new sets.
+ * Strict: an unknown key is a mistake. `session-input.schema.json` in the package is this schema as
+ * JSON Schema. A new one each call: a workflow builds it for the one check of its first run and lets
+ * it go (a schema built when the module is evaluated would cost every run its construction, and every
+ * cached session its memory); {@link startInputSchema} is the one a process keeps.
  */
-export const sessionStartInputSchema = z.strictObject({
-  rules: compiledRuleSetSchema.describe(
-    'The compiled rule set (`toolrail input` prints a start input with it; in code, loadRuleSet or compileRuleSet).',
-  ),
-  tools: z
-    .array(z.string().min(1))
-    .describe('The tools of the worker this session may use, by name. Defaults to all of them.')
-    .optional(),
-  model: modelSettingsSchema,
-  systemPrompt: z.string().optional(),
-  firstMessage: z
-    .string()
-    .refine((text) => text.trim() !== '', 'the message is empty')
-    .describe('The first user message; without it the session waits for one.')
-    .optional(),
-  firstMessageRef: firstMessageRefSchema
-    .describe(
-      'Instead of firstMessage: the first user message, already in the content store the workers use (a ToolrailClient with a contentStore sends one over 128 KiB this way).',
-    )
-    .optional(),
-  interactive: z
-    .boolean()
-    .describe('Interactive sessions wait for a human on `ask`; non-interactive ones deny. Defaults to true.')
-    .optional(),
-  limits: sessionLimitsSchema.optional(),
-});
+export function buildSessionStartInputSchema() {
+  const positiveInteger = z.number().int().positive();
+  const milliseconds = positiveInteger.describe('milliseconds');
+  /** `limits` of a session input (see `SessionLimits`): every field optional, none unknown. */
+  const sessionLimitsSchema = z.strictObject({
+    maxTurnsPerRun: positiveInteger.optional(),
+    maxToolConcurrency: positiveInteger.optional(),
+    siblingAbort: z.enum(['on-error', 'never']).optional(),
+    approvalTimeoutMs: milliseconds.optional(),
+    modelTimeoutMs: milliseconds.optional(),
+    continueAsNewAfterTurns: positiveInteger.optional(),
+    idleTimeoutMs: milliseconds.optional(),
+    closeWhenIdle: z.boolean().optional(),
+    maxUserMessageBytes: positiveInteger.describe('UTF-8 bytes').optional(),
+    continueAsNewAtHistoryBytes: positiveInteger.describe('bytes').optional(),
+    feedWindowBytes: positiveInteger.describe('UTF-8 bytes').optional(),
+    storeRetryIntervalMs: milliseconds.optional(),
+  });
+
+  /** A first user message already in the session's content store (what `ToolrailClient` sends for one over 128 KiB). */
+  const firstMessageRefSchema = z.strictObject({
+    key: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/, 'expected the SHA-256 of the stored message, lower-case hex')
+      .describe("The key the message is stored under in the session's content store: the SHA-256 of its JSON."),
+    bytes: z.number().int().nonnegative().describe('UTF-8 bytes of the stored message'),
+    preview: z.string().describe('The first characters of the message text (at most 200).'),
+    role: z.literal('user'),
+  });
+
+  return z.strictObject({
+    rules: buildCompiledRuleSetSchema().describe(
+      'The compiled rule set (`toolrail input` prints a start input with it; in code, loadRuleSet or compileRuleSet).',
+    ),
+    tools: z
+      .array(z.string().min(1))
+      .describe('The tools of the worker this session may use, by name. Defaults to all of them.')
+      .optional(),
+    model: buildModelSettingsSchema(),
+    systemPrompt: z.string().optional(),
+    firstMessage: z
+      .string()
+      .refine((text) => text.trim() !== '', 'the message is empty')
+      .describe('The first user message; without it the session waits for one.')
+      .optional(),
+    firstMessageRef: firstMessageRefSchema
+      .describe(
+        'Instead of firstMessage: the first user message, already in the content store the workers use (a ToolrailClient with a contentStore sends one over 128 KiB this way).',
+      )
+      .optional(),
+    interactive: z
+      .boolean()
+      .describe('Interactive sessions wait for a human on `ask`; non-interactive ones deny. Defaults to true.')
+      .optional(),
+    limits: sessionLimitsSchema.optional(),
+  });
+}
+
+let keptStartInputSchema: ReturnType<typeof buildSessionStartInputSchema> | undefined;
+
+/** The start input's schema ({@link buildSessionStartInputSchema}), built on first use and kept. */
+export function startInputSchema(): ReturnType<typeof buildSessionStartInputSchema> {
+  return (keptStartInputSchema ??= buildSessionStartInputSchema());
+}
 
 /** The outcome of {@link checkSessionInput}. */
 export type SessionInputCheck = { ok: true; input: SessionInput } | { ok: false; problems: InputProblem[] };
 
 /**
- * Checks a session's start input with {@link sessionStartInputSchema} and the rules' load-time
+ * Checks a session's start input with its schema (`schema`: default the one the process keeps, see
+ * {@link startInputSchema}; a workflow passes one built for the check) and the rules' load-time
  * checks, and lists every problem: no input, `null`, a payload the worker could not decode, unknown
  * keys (with the nearest known one), wrong types, a rules file's content instead of a compiled rule
  * set, a compiled rule set of another format or version, an unknown rule kind, rules that break the
  * load-time checks, a first message over `limits.maxUserMessageBytes`. Deterministic: the client
  * runs it before the start, the workflow at its start.
  */
-export function checkSessionInput(value: unknown): SessionInputCheck {
+export function checkSessionInput(
+  value: unknown,
+  schema: ReturnType<typeof buildSessionStartInputSchema> = startInputSchema(),
+): SessionInputCheck {
   const whole = wholeInputProblem(value);
   if (whole !== undefined) return { ok: false, problems: [{ path: '', problem: whole }] };
   const { carried, ...record } = value as Record<string, unknown>;
@@ -91,7 +106,9 @@ export function checkSessionInput(value: unknown): SessionInputCheck {
       : [{ path: 'carried', problem: 'set only by continue-as-new: remove it from a start input' }]),
     ...(rulesShapeProblem(record['rules']) ?? []),
   ];
-  const parsed = sessionStartInputSchema.safeParse(record, readableIssues);
+  // Without zod's compiled fast path: a workflow parses one input with a schema built for it, and
+  // compiling the parsers (eval) would cost more than the one parse.
+  const parsed = schema.safeParse(record, { ...readableIssues, jitless: true });
   if (!parsed.success || shapeProblems.length > 0) {
     // A rules value of the wrong kind is one problem; its details would be noise.
     const rulesWrong = shapeProblems.some(({ path }) => path.startsWith('rules'));
@@ -178,12 +195,12 @@ function fileFormatNote(format: string): string {
 export const sessionInputSchemaFile = 'schema/session-input.schema.json';
 
 /**
- * The start input's JSON Schema (draft 2020-12), generated from {@link sessionStartInputSchema}:
+ * The start input's JSON Schema (draft 2020-12), generated from its zod schema ({@link startInputSchema}):
  * what other clients validate a start input with. The package ships it as
  * `toolrail/session-input.schema.json`; a test keeps that file equal to this.
  */
 export function sessionInputJsonSchema(): Record<string, unknown> {
-  const generated = z.toJSONSchema(sessionStartInputSchema, { io: 'input' });
+  const generated = z.toJSONSchema(startInputSchema(), { io: 'input' });
   const { $schema, ...rest } = generated as Record<string, unknown>;
   return {
     $schema,

@@ -63,7 +63,7 @@ export function compileRuleSet(input: CompileRuleSetInput): CompileRuleSetResult
     const steps: number[] = [];
     for (const rule of document.rules) {
       const { source, ...body } = rule;
-      const parsed = ruleBodySchema.safeParse(body);
+      const parsed = ruleBodySchema().safeParse(body);
       if (!parsed.success) {
         for (const issue of parsed.error.issues) {
           const path = `${source.path}${zodIssuePath(issue.path)}`;

@@ -1,10 +1,10 @@
 import type { z } from 'zod';
-import type { outputConditionSchema } from '../model/rule-schema';
+import type { buildOutputConditionSchema } from '../model/rule-schema';
 import { canonicalJson, shortText } from '../paths/canonical-json';
 import { resolveJsonPath } from '../paths/json-path';
 
 /** One `with_output` condition. */
-export type OutputCondition = z.output<typeof outputConditionSchema>;
+export type OutputCondition = z.output<ReturnType<typeof buildOutputConditionSchema>>;
 
 /** Whether one condition holds on a result. `gte`/`lte` fail on anything but a finite number. */
 export function outputConditionHolds(condition: OutputCondition, result: unknown): { holds: boolean; got: unknown } {

@@ -60,7 +60,7 @@ export class ImportContext {
   addRule(body: Record<string, unknown>, options: AddRuleOptions): RuleBody | null {
     const sourcePath = options.at;
     const fieldPath = options.fieldPath ?? ((p: ValuePath) => [...sourcePath, ...p]);
-    const parsed = ruleBodySchema.safeParse(body);
+    const parsed = ruleBodySchema().safeParse(body);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) this.reportIssue(issue, fieldPath);
       return null;
