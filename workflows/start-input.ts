@@ -1,4 +1,5 @@
 import { ApplicationFailure, patched, workflowInfo } from '@temporalio/workflow';
+import { toolrailVersion } from '../src/kernel';
 import { buildSessionStartInputSchema, checkSessionInput, refusedInputMessage } from '../src/session';
 import type { SessionInput } from '../src/session';
 
@@ -10,12 +11,17 @@ const startInputCheckPatch = 'toolrail-start-input-checked';
  * (`checkSessionInput`, the client's check) before anything runs: a bad one ends the session at
  * once with a non-retryable `InvalidSessionInput` failure whose message lists every problem (and
  * whose details hold them as `{ problems: [{ path, problem }] }`), never a workflow task that fails
- * again and again. A run that continue-as-new started takes what the previous run carried over.
+ * again and again; unless the input says (`checkedBy`) that a client of this toolrail version checked
+ * it with this same check and sent what it returned. A run that continue-as-new started takes what
+ * the previous run carried over.
  */
 export function startInput(input: SessionInput | undefined): SessionInput {
   if (workflowInfo().continuedFromExecutionRunId !== undefined || !patched(startInputCheckPatch))
     return input as SessionInput;
-  // A schema built for this one check, not kept: a cached session holds no copy of it.
+  // Checked once, at the edge: the check builds about 200 zod schemas, which would cost each session
+  // start some milliseconds of the worker's CPU and its cached session their memory.
+  if (checkedByThisVersion(input)) return input as SessionInput;
+  // A schema built for this one check, not kept.
   const checked = checkSessionInput(input, buildSessionStartInputSchema());
   if (checked.ok) return checked.input;
   const { problems } = checked;
@@ -25,4 +31,9 @@ export function startInput(input: SessionInput | undefined): SessionInput {
     message: refusedInputMessage(problems),
     details: [{ problems: problems.slice(0, 200) }],
   });
+}
+
+/** Whether a client of this toolrail version checked the input (the session's first run trusts only its own version's check). */
+function checkedByThisVersion(input: unknown): boolean {
+  return typeof input === 'object' && input !== null && (input as SessionInput).checkedBy === toolrailVersion;
 }

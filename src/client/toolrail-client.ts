@@ -13,6 +13,7 @@ import {
   toolrailTotalTokensKey,
 } from '../session';
 import { ModelError, ModelErrorCode, parseModelSettings } from '../models';
+import { toolrailVersion } from '../kernel';
 import { agentSession } from '../../workflows';
 import { SessionHandle } from './session-handle';
 import type { SentMessage } from './sent-message';
@@ -127,7 +128,8 @@ export class ToolrailClient {
     refuseCredentialsInUrl(options.model);
     const checked = checkSessionInput(options);
     if (!checked.ok) throw new SessionInputError(checked.problems);
-    const input = checked.input;
+    // Sent as the check returned it, and said so: the workflow (of this version) does not check it again.
+    const input: SessionInput = { ...checked.input, checkedBy: toolrailVersion };
     const workflowId = sessionId ?? `session-${crypto.randomUUID()}`;
     const { firstMessage, ...rest } = input;
     let args: SessionInput = input;
@@ -172,7 +174,7 @@ export class ToolrailClient {
     const startWorkflowOperation = new WithStartWorkflowOperation(agentSession, {
       taskQueue: taskQueue ?? this.taskQueue,
       workflowId: sessionId,
-      args: [input],
+      args: [{ ...checked.input, checkedBy: toolrailVersion }],
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: ifEnded === 'start-new' ? 'ALLOW_DUPLICATE' : 'REJECT_DUPLICATE',
       typedSearchAttributes: [{ key: toolrailStatusKey, value: 'idle' }],

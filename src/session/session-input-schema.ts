@@ -71,6 +71,12 @@ export function buildSessionStartInputSchema() {
       .describe('Interactive sessions wait for a human on `ask`; non-interactive ones deny. Defaults to true.')
       .optional(),
     limits: sessionLimitsSchema.optional(),
+    checkedBy: z
+      .string()
+      .describe(
+        'Set by the toolrail client that checked this input: a workflow of the same toolrail version does not check it again. Other clients leave it out.',
+      )
+      .optional(),
   });
 }
 
@@ -207,7 +213,7 @@ export function sessionInputJsonSchema(): Record<string, unknown> {
     $id: 'urn:toolrail:session-input',
     title: 'toolrail session start input',
     description:
-      'The one argument of the agentSession workflow. Its rules are a compiled rule set: `toolrail input --rules FILE --model PROVIDER:MODEL` prints a complete start input. The workflow checks the input against this schema, and the rules with their load-time checks, before anything runs.',
+      'The one argument of the agentSession workflow. Its rules are a compiled rule set: `toolrail input --rules FILE --model PROVIDER:MODEL` prints a complete start input. The workflow checks the input against this schema, and the rules with their load-time checks, before anything runs (unless checkedBy says a toolrail client of its own version checked it).',
     ...rest,
   };
 }

@@ -74,6 +74,12 @@ export interface SessionInput {
   /** Interactive sessions wait for a human on `ask`; non-interactive ones turn `ask` into deny. Defaults to true. */
   interactive?: boolean;
   limits?: SessionLimits;
+  /**
+   * The toolrail version whose client checked this input (`checkSessionInput`) and sent it as the
+   * check returned it: a workflow of that same version does not check it again. `ToolrailClient`
+   * sets it; an input without it (or with another version) is checked when the session starts.
+   */
+  checkedBy?: string;
   /** State carried over by continue-as-new; never set it yourself. */
   carried?: CarriedSessionState;
 }

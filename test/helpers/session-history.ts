@@ -47,6 +47,13 @@ export class SessionHistory {
     return this.events.filter((event) => event.type === type);
   }
 
+  /** The run's start input (the workflow's first argument), decoded. */
+  startInput(): unknown {
+    const [started] = this.ofType('WORKFLOW_EXECUTION_STARTED');
+    const payloads = readPath(started?.attributes, ['input', 'payloads']);
+    return Array.isArray(payloads) ? decodePayload(payloads[0]) : undefined;
+  }
+
   /** Every activity, in scheduling order. */
   activities(): ActivityTimeline[] {
     const byScheduledId = new Map<number, ActivityTimeline>();

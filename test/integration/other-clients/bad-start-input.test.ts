@@ -4,7 +4,8 @@ import type { WorkflowHandle } from '@temporalio/client';
 import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SessionInputError } from '../../../src/session';
+import { SessionInputError, checkSessionInput } from '../../../src/session';
+import { toolrailVersion } from '../../../src/kernel';
 import { createScriptedModel, textResponse } from '../../../src/models';
 import { connectToHarness, uniqueName } from '../../harness/connect';
 import type { HarnessConnections } from '../../harness/connect';
@@ -49,6 +50,12 @@ const badInputs: { name: string; args: unknown[]; says: RegExp }[] = [
     name: 'misspelt and snake_case keys',
     args: [{ rules, model, firstMesage: 'hi', limits: { max_turns_per_run: 2 } }],
     says: /unknown key "firstMesage" \(did you mean "firstMessage"\?\)[\s\S]*unknown key "max_turns_per_run" \(did you mean "maxTurnsPerRun"\?\)/,
+  },
+  {
+    // Only a client of the worker's own version is trusted to have checked it.
+    name: "another toolrail version's check",
+    args: [{ rules, model, firstMessage: 42, checkedBy: '0.0.0-another-version' }],
+    says: /^- firstMessage: expected string, got 42$/m,
   },
   {
     name: 'wrong types',
@@ -130,6 +137,23 @@ describe('a bad start input from any client', () => {
         { path: '', problem: 'unknown key "firstMesage" (did you mean "firstMessage"?)' },
       ]);
       await expect(client.getSession(sessionId).workflow.describe()).rejects.toThrow(/not found/i);
+    });
+  });
+
+  it('is sent by ToolrailClient as its check returned it, saying which version checked it, and runs', async () => {
+    const chat = createScriptedModel([textResponse('Hello.')]);
+    await withSessionWorker({ connections, tools: [], scriptedModels: { chat } }, async ({ client }) => {
+      const session = await client.startSession({
+        sessionId: uniqueName('checked-input'),
+        rules,
+        model: { provider: 'scripted', model: 'chat' },
+        firstMessage: 'Hello',
+        limits: { closeWhenIdle: true },
+      });
+      expect(await session.result()).toMatchObject({ lastRunEnd: 'answered' });
+      const input = (await readSessionHistory(session)).startInput() as Record<string, unknown>;
+      expect(input['checkedBy']).toBe(toolrailVersion);
+      expect(checkSessionInput(input)).toEqual({ ok: true, input });
     });
   });
 
