@@ -1,7 +1,8 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { link, mkdir, readFile, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { threadId } from 'node:worker_threads';
 import type { ContentStore, StoredSession } from './content-store';
 import { ContentStoreError } from './content-store-error';
 import { openRecord, recordDigest, sealRecord, sha256Hex } from './hash-content';
@@ -25,9 +26,12 @@ export function sessionDirectoryName(sessionId: string): string {
   return hex.length <= maxHexNameChars ? `x-${hex}` : `h-${sha256Hex(Buffer.from(sessionId, 'utf8'))}`;
 }
 
-/** A temporary file next to `file`, unique to this process and write. */
+let temporaryFiles = 0;
+
+/** A temporary file next to `file`, unique to this write: the process, the thread and a count (no random bytes to draw). */
 function temporaryName(file: string): string {
-  return `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  temporaryFiles += 1;
+  return `${file}.${process.pid}.${threadId}.${temporaryFiles}.tmp`;
 }
 
 function isNotFound(error: unknown): boolean {
@@ -175,9 +179,14 @@ export class DirectoryContentStore implements ContentStore {
   async putRecord(sessionId: string, name: string, bytes: Uint8Array): Promise<boolean> {
     const file = this.#recordFile(sessionId, name);
     try {
-      await this.#makeDirectory(sessionId, path.dirname(file));
       const temp = temporaryName(file);
-      await writeFile(temp, sealRecord(bytes));
+      const sealed = sealRecord(bytes);
+      // As `put`: its directory is made only when it is not there yet.
+      await writeFile(temp, sealed).catch(async (error: unknown) => {
+        if (!isNotFound(error)) throw error;
+        await this.#makeDirectory(sessionId, path.dirname(file));
+        await writeFile(temp, sealed);
+      });
       try {
         // A hard link never replaces an existing file: the first writer's record stays.
         await link(temp, file);
