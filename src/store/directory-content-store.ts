@@ -43,8 +43,9 @@ function isAlreadyThere(error: unknown): boolean {
 }
 
 /**
- * The embedded default store: one file per content under
- * `<root>/sessions/<encoded session id>/<key[0..2]>/<key>`, and one per named record under
+ * The embedded default store: one file per content under `<root>/sessions/<encoded session id>/<key>`
+ * (earlier versions wrote `…/<key[0..2]>/<key>`, which it still reads: a directory per two
+ * characters cost most short sessions a directory per write), and one per named record under
  * `<root>/sessions/<encoded session id>/records/<sha256 of the name>`. No set-up; for the worker
  * processes of **one machine** (writes go to a temporary file, then are renamed or, for records,
  * hard-linked into place, so a record is written once). Its identity is a random id in
@@ -103,6 +104,11 @@ export class DirectoryContentStore implements ContentStore {
         { store: this.description, sessionId, key },
       );
     }
+    return path.join(this.#sessionDir(sessionId), key);
+  }
+
+  /** Where earlier versions wrote a content (a directory per the key's first two characters). */
+  #earlierFile(sessionId: string, key: string): string {
     return path.join(this.#sessionDir(sessionId), key.slice(0, 2), key);
   }
 
@@ -118,10 +124,14 @@ export class DirectoryContentStore implements ContentStore {
         await write();
       });
     } catch (error) {
-      // Content already there needs no write: a full disk does not fail it.
+      // Content already there (where this version or an earlier one wrote it) needs no write: a full disk does not fail it.
       const there = await stat(file).then(
         () => true,
-        () => false,
+        () =>
+          stat(this.#earlierFile(sessionId, key)).then(
+            () => true,
+            () => false,
+          ),
       );
       if (!there) throw ContentStoreError.unavailable(this.description, error, sessionId, key);
     }
@@ -162,7 +172,10 @@ export class DirectoryContentStore implements ContentStore {
     const file = this.#file(sessionId, key);
     let bytes: Buffer;
     try {
-      bytes = await readFile(file);
+      bytes = await readFile(file).catch((error: unknown) => {
+        if (!isNotFound(error)) throw error;
+        return readFile(this.#earlierFile(sessionId, key));
+      });
     } catch (error) {
       if (isNotFound(error)) throw ContentStoreError.missing(this.description, sessionId, key);
       throw ContentStoreError.unavailable(this.description, error, sessionId, key);

@@ -1,5 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statfsSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statfsSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -15,7 +24,7 @@ const sessionDir = (sessionId: string): string => path.join(root, 'sessions', se
 contentStoreContract('directory', {
   open: () => Promise.resolve(new DirectoryContentStore(root)),
   corrupt: (_store, sessionId, key, bytes) => {
-    writeFileSync(path.join(sessionDir(sessionId), key.slice(0, 2), key), bytes);
+    writeFileSync(path.join(sessionDir(sessionId), key), bytes);
     return Promise.resolve();
   },
   age: async (_store, sessionId, when) => {
@@ -52,6 +61,24 @@ describe('the directory store writing content', () => {
     await store.put(sessionId, second.key, second.bytes);
     expect(new TextDecoder().decode(await store.get(sessionId, second.key))).toBe('second');
     expect((await store.listSessions()).map((session) => session.sessionId)).toEqual([sessionId]);
+  });
+
+  it('reads, lists and deletes content that earlier versions wrote in a directory per two characters of its key', async () => {
+    const store = new DirectoryContentStore(mkdtempSync(path.join(root, 'earlier-')));
+    const sessionId = 'written-by-an-earlier-version';
+    const earlier = content('written in the earlier layout');
+    const dir = path.join(store.root, 'sessions', sessionDirectoryName(sessionId));
+    mkdirSync(path.join(dir, earlier.key.slice(0, 2)), { recursive: true });
+    writeFileSync(path.join(dir, earlier.key.slice(0, 2), earlier.key), earlier.bytes);
+    const later = content('written by this version');
+    await store.put(sessionId, later.key, later.bytes);
+
+    expect(readdirSync(dir).sort()).toEqual([earlier.key.slice(0, 2), later.key].sort());
+    expect(new TextDecoder().decode(await store.get(sessionId, earlier.key))).toBe('written in the earlier layout');
+    expect(new TextDecoder().decode(await store.get(sessionId, later.key))).toBe('written by this version');
+    expect(await store.listSessions()).toMatchObject([{ sessionId, items: 2 }]);
+    expect(await store.deleteSession(sessionId)).toBe(2);
+    await expect(store.get(sessionId, earlier.key)).rejects.toHaveProperty('code', 'CONTENT_MISSING');
   });
 
   it('takes content it already holds when its disk is full, and refuses new content saying ENOSPC', async () => {

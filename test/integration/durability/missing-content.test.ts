@@ -110,7 +110,7 @@ describe('content a session needs is missing or corrupt', () => {
       });
 
       // Corrupt on disk, then read by a new worker: waited on as corrupt, until restored whole.
-      const file = path.join(sessionDirectory, ref.key.slice(0, 2), ref.key);
+      const file = path.join(sessionDirectory, ref.key);
       writeFileSync(file, 'tampered');
       await withSessionWorker(worker, async () => {
         await session.send('One more');
@@ -119,7 +119,7 @@ describe('content a session needs is missing or corrupt', () => {
           (status) => status.status === 'waiting_for_store',
         );
         expect(corrupt.storeProblem).toMatchObject({ code: 'CONTENT_CORRUPT', key: ref.key });
-        cpSync(path.join(backup, ref.key.slice(0, 2), ref.key), file);
+        cpSync(path.join(backup, ref.key), file);
         await untilRunsEnded(session, 4);
         await session.end();
         expect(await session.result()).toMatchObject({ status: 'completed' });
