@@ -33,6 +33,7 @@ export type { ProposedToolCall } from './proposed-tool-call';
 export type { ToolRetryPolicy } from './tool-retry-policy';
 export { ToolrailError } from './toolrail-error';
 export { toolrailVersion } from './toolrail-version';
+export { zod } from './zod-on-first-use';
 export type { ToolrailErrorOptions } from './toolrail-error';
 export { TOOL_SEARCH_NAME } from './tool-search-name';
 export { withUsual, withoutUsual } from './usual-values';

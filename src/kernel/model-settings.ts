@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { zod } from './zod-on-first-use';
 
 // In the kernel: the session input carries model settings, and the workflow checks that input
 // with the same schema the client uses (the models part re-exports all of it). Built by a function,
@@ -12,6 +13,7 @@ export const builtInProviders = ['openai', 'openai-responses', 'anthropic', 'scr
 export type ModelProvider = (typeof builtInProviders)[number];
 
 function jsonValueSchema(): z.ZodType<unknown> {
+  const z = zod();
   const jsonValue: z.ZodType<unknown> = z.lazy(() =>
     z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(jsonValue), z.record(z.string(), jsonValue)]),
   );
@@ -27,6 +29,7 @@ export const toolrailProviderOptionsKey = 'toolrail';
  * documentation).
  */
 function generationShape() {
+  const z = zod();
   return {
     /** Sampling temperature, 0 to 2 (Anthropic: 0 to 1). */
     temperature: z.number().min(0).max(2).optional(),
@@ -76,6 +79,7 @@ function generationShape() {
 
 /** Where the model comes from: exactly one of `id`, or `provider` with `model`. */
 function sourceShape() {
+  const z = zod();
   return {
     /**
      * A model the worker was given: a key of `createWorker({ models })`, or an id its
@@ -106,6 +110,7 @@ const connectionFields = ['baseUrl', 'apiKeyEnv', 'timeoutMs'] as const;
  * worker reads them from its environment.
  */
 export function buildModelSettingsSchema() {
+  const z = zod();
   return z.strictObject({ ...sourceShape(), ...generationShape() }).superRefine((settings, context) => {
     if (settings.id !== undefined) {
       for (const field of ['provider', 'model', ...connectionFields] as const) {

@@ -1,4 +1,5 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { zod } from './zod-on-first-use';
 import type { CompiledRule, CompiledRuleSet } from './compiled-rule-set';
 import { loadTimeChecks } from './compile/compile-rule-set';
 import { buildRuleBodySchema } from './model/rule-schema';
@@ -11,6 +12,7 @@ import { RuleKind } from './rule-kind';
  * check in a workflow builds it, uses it once and lets it go).
  */
 export function buildCompiledRuleSetSchema() {
+  const z = zod();
   /** Where a compiled rule came from (see `RuleRef`). */
   const ruleRefSchema = z
     .strictObject({

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { previewOf, utf8ByteLength } from '../kernel';
+import { previewOf, utf8ByteLength, zod } from '../kernel';
 import { problemsOfIssues, readableIssues } from './input-problems';
 import { undecodableEncoding } from './payload-converter';
 import type { SessionRuleStateView, TranscriptEntry } from './session-views';
@@ -20,6 +19,7 @@ export interface PageRequest {
 }
 
 function buildPageRequestSchema() {
+  const z = zod();
   return z.strictObject({
     cursor: z.string().optional(),
     maxBytes: z.number().int().min(pageBytes.min).max(pageBytes.max).optional(),

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { zod } from '../kernel';
 import { buildCompiledRuleSetSchema, compiledRuleSetErrors, detectFormat } from '../rules';
 import { buildModelSettingsSchema, utf8ByteLength } from '../kernel';
 import { describeValue, formatInputPath, problemsOfIssues, readableIssues } from './input-problems';
@@ -17,6 +17,7 @@ import type { SessionInput } from './session-input';
  * cached session its memory); {@link startInputSchema} is the one a process keeps.
  */
 export function buildSessionStartInputSchema() {
+  const z = zod();
   const positiveInteger = z.number().int().positive();
   const milliseconds = positiveInteger.describe('milliseconds');
   /** `limits` of a session input (see `SessionLimits`): every field optional, none unknown. */
@@ -206,7 +207,7 @@ export const sessionInputSchemaFile = 'schema/session-input.schema.json';
  * `toolrail/session-input.schema.json`; a test keeps that file equal to this.
  */
 export function sessionInputJsonSchema(): Record<string, unknown> {
-  const generated = z.toJSONSchema(startInputSchema(), { io: 'input' });
+  const generated = zod().toJSONSchema(startInputSchema(), { io: 'input' });
   const { $schema, ...rest } = generated as Record<string, unknown>;
   return {
     $schema,

@@ -1,6 +1,6 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
-import { z } from 'zod';
-import { suggestName } from '../kernel';
+import type { z } from 'zod';
+import { suggestName, zod } from '../kernel';
 import { describeValue, problemsOfIssues, readableIssues } from './input-problems';
 import { undecodableEncoding } from './payload-converter';
 import type { PageRequest, RuleStatePage, TranscriptPage } from './answer-pages';
@@ -71,6 +71,7 @@ export const statusQuery = defineQuery<SessionStatusView>('status');
 
 /** The JSON shapes of the payloads toolrail's signals and updates take (strict: an unknown key is a mistake). */
 function buildMessageInputSchemas() {
+  const z = zod();
   return {
     userMessage: z.strictObject({ text: z.string() }),
     sendUserMessage: z.strictObject({ text: z.string() }),

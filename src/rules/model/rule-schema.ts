@@ -1,10 +1,12 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { zod } from '../zod-on-first-use';
 
 // Built by functions, not at module evaluation: the workflow bundle includes this module (the
 // start input's check uses it), and every workflow run evaluates the bundle's modules anew.
 
 /** One condition on a prior tool's output: `{path, equals | exists | gte | lte}`, all given ones must hold. */
 export function buildOutputConditionSchema() {
+  const z = zod();
   return z
     .object({
       path: z.string().min(1),
@@ -24,6 +26,7 @@ export function buildOutputConditionSchema() {
  * (a new one each call: {@link ruleBodySchema} is the one kept).
  */
 export function buildRuleBodySchema() {
+  const z = zod();
   /** A tool name as written in a rule: a non-empty string. */
   const toolNameSchema = z.string().min(1, 'a tool name must not be empty');
   /** A sequence position: one tool, or a list of alternatives (any one of them advances it). */
