@@ -98,7 +98,8 @@ export type SessionInputCheck = { ok: true; input: SessionInput } | { ok: false;
  * keys (with the nearest known one), wrong types, a rules file's content instead of a compiled rule
  * set, a compiled rule set of another format or version, an unknown rule kind, rules that break the
  * load-time checks, a first message over `limits.maxUserMessageBytes`. Deterministic: the client
- * runs it before the start, the workflow at its start.
+ * runs it before the start, the workflow at its start (an input this version's client checked, as
+ * `checkedBy` says, is not checked again).
  */
 export function checkSessionInput(
   value: unknown,

@@ -114,15 +114,9 @@ export class DirectoryContentStore implements ContentStore {
 
   async put(sessionId: string, key: string, bytes: Uint8Array): Promise<void> {
     const file = this.#file(sessionId, key);
-    // Written at once (the same key holds the same bytes, so writing it again changes nothing); its
-    // directory is made only when it is not there yet.
-    const write = () => this.#writeAtomic(file, bytes);
+    // Written at once: the same key holds the same bytes, so writing it again changes nothing.
     try {
-      await write().catch(async (error: unknown) => {
-        if (!isNotFound(error)) throw error;
-        await this.#makeDirectory(sessionId, path.dirname(file));
-        await write();
-      });
+      await this.#inItsDirectory(sessionId, file, () => this.#writeAtomic(file, bytes));
     } catch (error) {
       // Content already there (where this version or an earlier one wrote it) needs no write: a full disk does not fail it.
       const there = await stat(file).then(
@@ -135,6 +129,18 @@ export class DirectoryContentStore implements ContentStore {
       );
       if (!there) throw ContentStoreError.unavailable(this.description, error, sessionId, key);
     }
+  }
+
+  /**
+   * Runs `write` (of `file` or a temporary file beside it), and again once `file`'s directory is
+   * made when the first try finds none: a directory is made only when it is not there yet.
+   */
+  async #inItsDirectory(sessionId: string, file: string, write: () => Promise<void>): Promise<void> {
+    await write().catch(async (error: unknown) => {
+      if (!isNotFound(error)) throw error;
+      await this.#makeDirectory(sessionId, path.dirname(file));
+      await write();
+    });
   }
 
   /**
@@ -194,12 +200,7 @@ export class DirectoryContentStore implements ContentStore {
     try {
       const temp = temporaryName(file);
       const sealed = sealRecord(bytes);
-      // As `put`: its directory is made only when it is not there yet.
-      await writeFile(temp, sealed).catch(async (error: unknown) => {
-        if (!isNotFound(error)) throw error;
-        await this.#makeDirectory(sessionId, path.dirname(file));
-        await writeFile(temp, sealed);
-      });
+      await this.#inItsDirectory(sessionId, file, () => writeFile(temp, sealed));
       try {
         // A hard link never replaces an existing file: the first writer's record stays.
         await link(temp, file);
