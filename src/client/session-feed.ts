@@ -4,6 +4,7 @@ import { QueryNotRegisteredError, WorkflowNotFoundError } from '@temporalio/clie
 import { ToolrailError } from '../kernel';
 import { feedQuery } from '../session';
 import type { FeedEvent, FeedPage } from '../session';
+import { previousRunOf } from './previous-run';
 
 /** Options of `SessionHandle.events`. */
 export interface SessionEventsOptions {
@@ -188,19 +189,8 @@ class FeedReader {
     return this.retrying(() => this.#call(() => handle.query(feedQuery, { from })));
   }
 
-  async #previousRunOf(runId: string): Promise<string | undefined> {
-    const response = await this.retrying(() =>
-      this.#call(() =>
-        this.#client.workflowService.getWorkflowExecutionHistory({
-          namespace: this.#client.options.namespace,
-          execution: { workflowId: this.#sessionId, runId },
-          maximumPageSize: 1,
-          skipArchival: true,
-        }),
-      ),
-    );
-    const started = response.history?.events?.[0]?.workflowExecutionStartedEventAttributes;
-    return started?.continuedExecutionRunId || undefined;
+  #previousRunOf(runId: string): Promise<string | undefined> {
+    return this.retrying(() => this.#call(() => previousRunOf(this.#client, this.#sessionId, runId)));
   }
 
   #call<T>(call: () => Promise<T>): Promise<T> {

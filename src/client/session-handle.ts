@@ -1,3 +1,4 @@
+import { WorkflowNotFoundError } from '@temporalio/client';
 import type { WorkflowHandle } from '@temporalio/client';
 import {
   approveToolCallUpdate,
@@ -27,6 +28,7 @@ import type { ReadToolContent } from '../tracing';
 import type { agentSession } from '../../workflows';
 import { decodeMessage } from '../conversation';
 import type { ContentRef, EncodedContent } from '../store';
+import { previousRunOf } from './previous-run';
 import { followSessionFeed } from './session-feed';
 import type { SessionEventsOptions } from './session-feed';
 import { SentMessage } from './sent-message';
@@ -125,29 +127,64 @@ export class SessionHandle {
   }
 
   /**
-   * Everything that happened, turn by turn. The query returns previews of messages and results;
-   * with `full: true` each is replaced by its whole text, read from the content store (the client
-   * needs the workers' store for that).
+   * Everything that happened, turn by turn, since the session began: the latest run's entries and,
+   * after continue-as-new, the earlier runs' (read from those runs' `transcript` queries, which a
+   * worker answers by replaying them, while they are within the namespace's retention; entries a
+   * run trimmed past 2,000 are in its history only). The query returns previews of messages and
+   * results; with `full: true` each is replaced by its whole text, read from the content store (the
+   * client needs the workers' store for that).
    */
   async transcript({ full = false }: { full?: boolean } = {}): Promise<TranscriptEntry[]> {
-    const entries: TranscriptEntry[] = [];
-    let cursor: string | undefined;
-    for (;;) {
-      // The first page is asked for with no argument: nothing for a worker to decode (a worker with
-      // other payload codecs than this client's can still answer it).
-      const page: TranscriptPage =
-        cursor === undefined
-          ? await this.workflow.query(transcriptQuery)
-          : await this.workflow.query(transcriptQuery, { cursor });
-      entries.push(...page.entries);
-      if (!page.more) break;
-      cursor = page.next;
-    }
+    // The first page is asked for with no argument: nothing for a worker to decode (a worker with
+    // other payload codecs than this client's can still answer it).
+    const first = await this.workflow.query(transcriptQuery);
+    const entries =
+      first.start === undefined || first.start === 0
+        ? await this.#runTranscript(this.workflow, first, Number.POSITIVE_INFINITY)
+        : // Earlier runs hold the first entries: read them from the latest run on, by its id (it may continue as new meanwhile).
+          await this.#transcriptFrom((await this.workflow.describe()).runId, undefined, Number.POSITIVE_INFINITY);
     if (!full) return entries;
     const content = this.#content;
     if (content === undefined)
       throw new Error('transcript({ full: true }) needs the content store: pass contentStore to the ToolrailClient');
     return Promise.all(entries.map((entry) => withFullText(content, this.sessionId, entry)));
+  }
+
+  /**
+   * The entries of run `runId` from position `from` (`undefined`: its oldest) up to `until`
+   * (excluded), after those before its oldest entry, read from the run before it.
+   */
+  async #transcriptFrom(runId: string, from: number | undefined, until: number): Promise<TranscriptEntry[]> {
+    const run = this.workflow.client.getHandle<typeof agentSession>(this.sessionId, runId);
+    let first: TranscriptPage;
+    try {
+      first =
+        from === undefined
+          ? await run.query(transcriptQuery)
+          : await run.query(transcriptQuery, { cursor: String(from) });
+    } catch (error) {
+      // A run past the namespace's retention is gone, and its entries with it.
+      if (from !== undefined && error instanceof WorkflowNotFoundError) return [];
+      throw error;
+    }
+    const oldest = from === undefined ? (first.start ?? 0) : from + first.skipped;
+    const previous =
+      oldest > (from ?? 0) ? await previousRunOf(this.workflow.client, this.sessionId, runId) : undefined;
+    const earlier = previous === undefined ? [] : await this.#transcriptFrom(previous, from ?? 0, oldest);
+    return [...earlier, ...(await this.#runTranscript(run, first, until - oldest))];
+  }
+
+  /** The entries of one run from its page `first` on, at most `count` of them, following its pages. */
+  async #runTranscript(
+    run: WorkflowHandle<typeof agentSession>,
+    first: TranscriptPage,
+    count: number,
+  ): Promise<TranscriptEntry[]> {
+    const entries: TranscriptEntry[] = [];
+    for (let page = first; ; page = await run.query(transcriptQuery, { cursor: page.next })) {
+      entries.push(...page.entries.slice(0, count - entries.length));
+      if (!page.more || entries.length >= count) return entries;
+    }
   }
 
   /**

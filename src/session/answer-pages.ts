@@ -58,6 +58,12 @@ export interface TranscriptPage {
   more: boolean;
   /** Entries between the cursor and this page that this workflow run no longer keeps (they are in earlier runs' histories). */
   skipped: number;
+  /**
+   * The position of the oldest entry this workflow run keeps (positions count every entry since
+   * the session began): the entries before it are the earlier runs' (`SessionHandle.transcript`
+   * reads them there). Absent from pages of workers before it.
+   */
+  start?: number;
 }
 
 /**
@@ -77,7 +83,7 @@ export function transcriptPage(
   const end = start + entries.length;
   const page: PagedTranscriptEntry[] = [];
   // The page's own fields, with room for the largest cursor and count.
-  let bytes = utf8ByteLength(JSON.stringify({ entries: [], next: String(end), more: false, skipped }));
+  let bytes = utf8ByteLength(JSON.stringify({ entries: [], next: String(end), more: false, skipped, start }));
   let position = first;
   for (; position < end; position += 1) {
     const entry = entries[position - start] as TranscriptEntry;
@@ -88,7 +94,7 @@ export function transcriptPage(
     page.push(fitted as PagedTranscriptEntry);
     bytes += size + (page.length > 1 ? 1 : 0);
   }
-  return { entries: page, next: String(position), more: position < end, skipped };
+  return { entries: page, next: String(position), more: position < end, skipped, start };
 }
 
 function readPosition(cursor: string): number {

@@ -50,8 +50,12 @@ export const maxFeedPageBytes = 131_072;
 /** Default of `limits.feedWindowBytes`: feed events a workflow run holds for the `feed` query, in UTF-8 bytes of JSON. */
 export const defaultFeedWindowBytes = 524_288;
 
-/** Most feed events continue-as-new carries into the next run, in UTF-8 bytes of JSON (the newest ones). */
-export const maxCarriedFeedBytes = 16_384;
+/**
+ * Most feed events continue-as-new carries into the next run, in UTF-8 bytes of JSON (the newest
+ * ones; older ones are read from the closed runs). Written twice: in the continue-as-new event and
+ * the next run's start.
+ */
+export const maxCarriedFeedBytes = 4_096;
 
 /** Largest text one `modelText` signal may carry, in UTF-8 bytes; larger ones are dropped. */
 export const maxModelTextBytes = 65_536;

@@ -117,8 +117,13 @@ export interface CarriedTurn {
   remaining: (PreparedCall | ToolErrorOutcome)[];
 }
 
-/** How many transcript entries continue-as-new carries; older ones stay in the earlier runs' queries and histories. */
-export const maxCarriedTranscriptEntries = 200;
+/**
+ * How many transcript entries continue-as-new carries (the last turns, so a run's own `transcript`
+ * query starts with some context); the earlier ones stay in the earlier runs, whose queries
+ * `SessionHandle.transcript` reads. Each carried entry is written twice (in the continue-as-new
+ * event and the next run's start).
+ */
+export const maxCarriedTranscriptEntries = 20;
 
 /** How many transcript entries a workflow run keeps for the `transcript` query; older ones stay in its history. */
 export const maxTranscriptEntries = 2_000;

@@ -7,7 +7,9 @@ import { createScriptedModel } from '../../../src/models';
 import type { ScriptedModel } from '../../../src/models';
 import { startDevServer } from '../../../src/devserver/start-dev-server';
 import type { DevServer } from '../../../src/devserver/start-dev-server';
+import { maxCarriedTranscriptEntries } from '../../../src/session/session-input';
 import type { SessionInput, SessionLimits } from '../../../src/session/session-input';
+import { SessionHandle } from '../../../src/client/session-handle';
 import { ruleStateQuery, transcriptQuery } from '../../../src/session/session-messages';
 import type { TranscriptEntry } from '../../../src/session/session-views';
 import { connectToHarness, uniqueName } from '../../harness/connect';
@@ -208,8 +210,8 @@ async function checkWholeSession({
   expect(model.requests.map((request) => request.tools.map((tool) => tool.name).sort())).toEqual(
     engine.visible.map((names) => [...names].sort()),
   );
-  // The transcript travels across continue-as-new: each run's holds the earlier runs' entries, and
-  // the last run's is the whole session.
+  // Each run's transcript starts with the last entries of the run before it (continue-as-new carries
+  // them), and the session's transcript, read across the runs, is the whole session in order.
   const transcripts: TranscriptEntry[][] = [];
   for (const run of runs) {
     const page = await connections.client.workflow.getHandle(run.workflowId, run.runId).query(transcriptQuery);
@@ -218,16 +220,26 @@ async function checkWholeSession({
   }
   transcripts.forEach((transcript, index) => {
     const next = transcripts[index + 1];
-    if (next !== undefined) expect(next.slice(0, transcript.length)).toEqual(transcript);
+    if (next === undefined) return;
+    const carried = transcript.slice(-maxCarriedTranscriptEntries);
+    expect(next.slice(0, carried.length)).toEqual(carried);
   });
-  const verdicts = (transcripts[transcripts.length - 1] ?? []).flatMap((entry) =>
+  const last = runs[runs.length - 1];
+  if (last === undefined) throw new Error('no runs');
+  const whole = await new SessionHandle(connections.client.workflow.getHandle(last.workflowId)).transcript();
+  const runsWithoutCarried = transcripts.map((transcript, index) =>
+    index === 0
+      ? transcript
+      : transcript.slice(Math.min(maxCarriedTranscriptEntries, transcripts[index - 1]?.length ?? 0)),
+  );
+  expect(whole).toEqual(runsWithoutCarried.flat());
+  expect(whole.length).toBeGreaterThan(transcripts.at(-1)?.length ?? 0);
+  const verdicts = whole.flatMap((entry) =>
     entry.kind === 'verdict'
       ? [{ turn: entry.turn, tool: entry.tool, verdict: entry.verdict, codes: entry.reasons.map(({ code }) => code) }]
       : [],
   );
   expect(verdicts).toEqual(engine.verdicts);
-  const last = runs[runs.length - 1];
-  if (last === undefined) throw new Error('no runs');
   const final = await connections.client.workflow.getHandle(last.workflowId, last.runId).query(ruleStateQuery);
   expect(final.rules).toEqual(engine.view(longSessionTurns.length));
   expect(final.runningCalls).toEqual([]);

@@ -235,7 +235,7 @@ describe('the wire contract, as any client meets it', () => {
       const first: TranscriptPage = await session.workflow.query('transcript', { maxBytes: 16_384 });
       expect(first).toMatchObject({ more: false, skipped: 0 });
       const later: TranscriptPage = await session.workflow.query('transcript', { cursor: first.next });
-      expect(later).toEqual({ entries: [], next: first.next, more: false, skipped: 0 });
+      expect(later).toEqual({ entries: [], next: first.next, more: false, skipped: 0, start: 0 });
       await expect(session.workflow.query('transcript', { maxBytes: 10 })).rejects.toThrow(
         /transcript takes nothing or \{ cursor\?: string, maxBytes\?: number \}: maxBytes: Too small/,
       );

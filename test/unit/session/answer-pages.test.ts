@@ -25,15 +25,17 @@ describe('transcript pages', () => {
     expect(pages.at(-1)?.next).toBe('200');
   });
 
-  it('count positions since the session began: a cursor before the kept entries reports what was skipped', () => {
+  it('count positions since the session began: a cursor before the kept entries reports what was skipped, and where the run starts', () => {
     const page = transcriptPage(notices(3), 1_000, '990', 131_072);
-    expect(page).toMatchObject({ skipped: 10, next: '1003', more: false });
+    expect(page).toMatchObject({ skipped: 10, next: '1003', more: false, start: 1_000 });
+    expect(transcriptPage(notices(3), 1_000, undefined, 131_072)).toMatchObject({ skipped: 0, start: 1_000 });
     expect(page.entries).toHaveLength(3);
     expect(transcriptPage(notices(3), 1_000, '1003', 131_072)).toEqual({
       entries: [],
       next: '1003',
       more: false,
       skipped: 0,
+      start: 1_000,
     });
   });
 
