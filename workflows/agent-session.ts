@@ -2,7 +2,7 @@ import { ApplicationFailure, allHandlersFinished, condition, continueAsNew, work
 import { initialRuleState } from '../src/rules';
 import type { CompiledRuleSet } from '../src/rules';
 import {
-  beginTurnInProgress,
+  resumeTurnInProgress,
   carriedTurn,
   emptyUsageTotals,
   freshCarriedState,
@@ -110,7 +110,7 @@ function createSessionState(
     counters: carried.counters,
     run: { inProgress: carried.runInProgress, turns: carried.turnsInRun },
     turnIndex: resumed?.turnIndex ?? carried.counters.turns,
-    turn: resumed && beginTurnInProgress(resumed),
+    turn: resumed && resumeTurnInProgress(resumed),
     turnsThisExecution: 0,
     stepsThisExecution: 0,
     usage: carried.usage ?? { session: emptyUsageTotals, run: emptyUsageTotals },

@@ -171,7 +171,7 @@ export class SessionHandle {
     const previous =
       oldest > (from ?? 0) ? await previousRunOf(this.workflow.client, this.sessionId, runId) : undefined;
     const earlier = previous === undefined ? [] : await this.#transcriptFrom(previous, from ?? 0, oldest);
-    return [...earlier, ...(await this.#runTranscript(run, first, until - oldest))];
+    return [...earlier, ...(await this.#runTranscript(run, first, Math.max(0, until - oldest)))];
   }
 
   /** The entries of one run from its page `first` on, at most `count` of them, following its pages. */

@@ -107,7 +107,7 @@ export {
 export type { CarriedFeed, FeedPage, FeedRequest, ModelTextInput } from './feed-messages';
 export { packTranscriptEntry, unpackTranscriptEntry } from './carried-transcript';
 export type { CarriedTranscriptEntry } from './carried-transcript';
-export { beginTurnInProgress, carriedTurn, settleTurnCalls } from './turn-in-progress';
+export { beginTurnInProgress, carriedTurn, resumeTurnInProgress, settleTurnCalls } from './turn-in-progress';
 export type { TurnInProgress } from './turn-in-progress';
 export { toolCallFinishedLateSignal } from './tool-call-finished-late';
 export type { ToolCallFinishedLateInput } from './tool-call-finished-late';

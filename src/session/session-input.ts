@@ -2,7 +2,7 @@ import type { CompiledRuleSet, RuleState } from '../rules';
 import { emptyConversationLog } from './conversation-log';
 import type { ConversationLog, MessageRef } from './conversation-log';
 import type { ModelSettings } from '../models';
-import type { PreparedCall, ToolErrorOutcome } from '../dispatch';
+import type { PackedPreparedCall, ToolErrorOutcome } from '../dispatch';
 import { DEFAULT_MAX_TOOL_CONCURRENCY } from '../kernel';
 import type { SessionCounters } from './session-counters';
 import type { CarriedTranscriptEntry } from './carried-transcript';
@@ -114,7 +114,8 @@ export interface CarriedSessionState {
 export interface CarriedTurn {
   /** 0-based index of the turn (part of each call's idempotency key). */
   turnIndex: number;
-  remaining: (PreparedCall | ToolErrorOutcome)[];
+  /** Calls packed (see `PackedPreparedCall`; earlier versions carried them whole, which reads the same), or the errors they got. */
+  remaining: (PackedPreparedCall | ToolErrorOutcome)[];
 }
 
 /**

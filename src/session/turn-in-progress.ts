@@ -1,3 +1,4 @@
+import { packPreparedCall, unpackPreparedCall } from '../dispatch';
 import type { PreparedCall, ToolErrorOutcome } from '../dispatch';
 import type { CarriedTurn } from './session-input';
 import type { DispatchedCall } from './session-events';
@@ -14,9 +15,21 @@ export interface TurnInProgress {
   readonly batches: number;
 }
 
-/** The turn of a model response's calls, or of the calls continue-as-new carried over. */
-export function beginTurnInProgress({ turnIndex, remaining }: CarriedTurn): TurnInProgress {
+/** The turn of a model response's calls. */
+export function beginTurnInProgress({
+  turnIndex,
+  remaining,
+}: {
+  turnIndex: number;
+  remaining: readonly (PreparedCall | ToolErrorOutcome)[];
+}): TurnInProgress {
   return settleErrors({ turnIndex, remaining, settled: [], batches: 0 });
+}
+
+/** The turn continue-as-new carried over, its calls unpacked (calls carried whole by earlier versions read as they are). */
+export function resumeTurnInProgress({ turnIndex, remaining }: CarriedTurn): TurnInProgress {
+  const calls = remaining.map((call) => (call.type === 'prepared-call' ? unpackPreparedCall(call) : call));
+  return beginTurnInProgress({ turnIndex, remaining: calls });
 }
 
 /**
@@ -34,9 +47,16 @@ export function settleTurnCalls(turn: TurnInProgress, outcomes: readonly Dispatc
   return settleErrors({ ...turn, remaining, settled: [...turn.settled, ...settled], batches: turn.batches + 1 });
 }
 
-/** What continue-as-new carries of a turn in progress: its calls still to come. */
+/**
+ * What continue-as-new carries of a turn in progress: its calls still to come, packed (a call
+ * leaves out its fields at their usual values, a quarter of its whole form), so a long response's
+ * calls fit in the carried state early and the run continues as new when it is due.
+ */
 export function carriedTurn({ turnIndex, remaining }: TurnInProgress): CarriedTurn {
-  return { turnIndex, remaining: [...remaining] };
+  return {
+    turnIndex,
+    remaining: remaining.map((call) => (call.type === 'prepared-call' ? packPreparedCall(call) : call)),
+  };
 }
 
 /** Errors the calls got before dispatch (unknown tool, bad input) settle as soon as every call before them has. */

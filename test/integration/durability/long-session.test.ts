@@ -126,6 +126,36 @@ describe('long sessions keep history linear and bounded', () => {
     });
   });
 
+  it('continues as new within a response of 1,000 calls once its history passes the limit: every run under 1 MB', async () => {
+    const calls = 1_000;
+    const page = defineTool({
+      name: 'page',
+      description: 'Returns a 1 KB page.',
+      inputSchema: z.object({ n: z.number().int() }),
+      concurrency: 'READ_ONLY',
+      execute: ({ n }) => Promise.resolve(asciiText(`page ${n}`, 1_000)),
+    });
+    const model = createScriptedModel([
+      parallelToolCallsResponse(Array.from({ length: calls }, (_, n) => ({ name: 'page', args: { n }, id: `p${n}` }))),
+      textResponse('Read.'),
+    ]);
+    await withSessionWorker({ connections, tools: [page], scriptedModels: { pages: model } }, async ({ client }) => {
+      const session = await client.startSession({
+        sessionId: uniqueName('one-response'),
+        rules: noRules,
+        model: { provider: 'scripted', model: 'pages' },
+        firstMessage: 'Read every page.',
+        limits: { closeWhenIdle: true },
+      });
+      expect(await session.result()).toMatchObject({ lastRunEnd: 'answered', counters: { toolCalls: calls } });
+      const runs = await runHistorySizes(connections.client, session.sessionId);
+      expect(runs.length).toBeGreaterThan(1);
+      // The calls still to come travel packed: the turn is carried as soon as the run is due (512 KiB), not once enough calls ran.
+      for (const run of runs) expect(run.historyBytes).toBeLessThan(700_000);
+      for (const run of runs.slice(1)) expect(run.inputBytes).toBeLessThan(128 * 1024);
+    });
+  });
+
   it('offloads a 3 MB tool result with maxResultSizeChars Infinity: the model reads a preview and the reference', async () => {
     const dump = defineTool({
       name: 'dump',
