@@ -1,28 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { PreparedCall, ToolErrorOutcome } from '../../../src/dispatch';
 import { beginTurnInProgress, carriedTurn, resumeTurnInProgress } from '../../../src/session';
-import { DEFAULT_READ_ONLY_RETRY, DEFAULT_TOOL_TIMEOUT_MS } from '../../../src/kernel/defaults';
+import { readOnlyCall } from '../../helpers/read-only-call';
 
-/** A read-only call as `prepareToolCall` builds it for a tool that declares no policy. */
+/** Call `n` of `read_page`, as `prepareToolCall` builds it. */
 function readCall(n: number): PreparedCall {
-  return {
-    type: 'prepared-call',
-    callId: `c${n}`,
-    requestedName: 'read_page',
-    toolName: 'read_page',
-    args: { page: n },
-    input: { page: n },
-    concurrency: 'READ_ONLY',
-    concurrencySafe: true,
-    readOnly: true,
-    destructive: false,
-    openWorld: true,
-    permission: 'allow',
-    permissionMessage: null,
-    interruptBehavior: 'block',
-    requiresUserInteraction: false,
-    execution: { timeoutMs: DEFAULT_TOOL_TIMEOUT_MS, heartbeatTimeoutMs: null, retry: DEFAULT_READ_ONLY_RETRY },
-  };
+  return readOnlyCall({ callId: `c${n}`, args: { page: n }, input: { page: n } });
 }
 
 const unknownTool: ToolErrorOutcome = {
