@@ -3,7 +3,7 @@
     toolrail input --rules rules.yaml --model openai:gpt-4.1-mini \
       --message "Search the knowledge base for refunds" > input.json
     python drive_session.py flow input.json support-1     # start, interrupt, approve, talk, end
-    python drive_session.py transcript support-1          # every transcript entry, page by page
+    python drive_session.py transcript support-1          # the latest run's transcript, page by page
     python drive_session.py bad-input support-2           # a start input toolrail refuses
 
 Connection: TEMPORAL_ADDRESS (default localhost:7233), TEMPORAL_NAMESPACE (default default),
@@ -49,7 +49,8 @@ async def rule_state(handle: WorkflowHandle) -> dict:
 
 
 async def transcript(handle: WorkflowHandle) -> list:
-    """Every transcript entry the session keeps, page by page."""
+    """The transcript entries the session's latest run keeps, page by page (after a continue-as-new,
+    the earlier entries are in the earlier runs: the page's `start` says where this run's begin)."""
     entries, cursor = [], None
     while True:
         page = await handle.query("transcript", {"cursor": cursor} if cursor else {})

@@ -1,6 +1,5 @@
-import { zod } from '../kernel';
 import { buildCompiledRuleSetSchema, compiledRuleSetErrors, detectFormat } from '../rules';
-import { buildModelSettingsSchema, utf8ByteLength } from '../kernel';
+import { buildModelSettingsSchema, utf8ByteLength, zod } from '../kernel';
 import { describeValue, formatInputPath, problemsOfIssues, readableIssues } from './input-problems';
 import type { InputProblem } from './input-problems';
 import { undecodableMarker } from './payload-converter';
