@@ -138,6 +138,7 @@ export type {
 export { createWorker } from './worker';
 export type { CreateWorkerOptions } from './worker';
 export { bundleSessionWorkflows } from './worker';
+export type { SessionBundleOptions } from './worker';
 export { workflowsPath } from './worker';
 export type { ToolrailWorkerModule } from './worker';
 

@@ -1,7 +1,7 @@
 import { bundleWorkflowCode } from '@temporalio/worker';
 import type { BundleOptions, WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { payloadConverterPath } from './payload-converter-path';
-import { workflowsPath } from './workflows-path';
+import { stackTracesOffPath, workflowsPath } from './workflows-path';
 
 /** A logger for `bundleWorkflowCode` that shows only the bundler's warnings and errors. */
 export const bundlerLogger = {
@@ -42,18 +42,49 @@ export const bundleTypeScriptAsPublished: NonNullable<BundleOptions['webpackConf
   return config;
 };
 
-let cached: Promise<WorkflowBundleWithSourceMap> | undefined;
+/** Options of {@link bundleSessionWorkflows} and `bundleTracedSessionWorkflows`. */
+export interface SessionBundleOptions {
+  /**
+   * Stack traces in workflow code: the frames the Temporal Web UI's Stack Trace tab shows for a
+   * session (the `__stack_trace` query) and those of an error made in workflow code. Defaults to
+   * `false`: capturing them costs about a fifth of a turn's workflow-thread CPU (see
+   * `createWorker`'s `workflowStackTraces`).
+   */
+  stackTraces?: boolean;
+}
+
+const bundles = new Map<string, Promise<WorkflowBundleWithSourceMap>>();
+
+/**
+ * Bundles toolrail's workflows with the workflow interceptor modules `interceptorModules`, once per
+ * process for each choice of them and of `stackTraces`.
+ */
+export function bundleWorkflowsOnce(
+  interceptorModules: readonly string[],
+  { stackTraces = false }: SessionBundleOptions,
+): Promise<WorkflowBundleWithSourceMap> {
+  const key = JSON.stringify([interceptorModules, stackTraces]);
+  let bundle = bundles.get(key);
+  if (bundle === undefined) {
+    bundle = bundleWorkflowCode({
+      workflowsPath,
+      payloadConverterPath,
+      workflowInterceptorModules: [...interceptorModules],
+      // Run in the sandbox before the SDK freezes its globals: the only moment Error.stackTraceLimit can be set there.
+      preloadModules: stackTraces ? [] : [stackTracesOffPath],
+      logger: bundlerLogger,
+      webpackConfigHook: bundleTypeScriptAsPublished,
+    });
+    bundles.set(key, bundle);
+  }
+  return bundle;
+}
 
 /**
  * Bundles toolrail's workflows once per process (webpack takes seconds), for workers and replay.
- * Pass the result as `workflowBundle` to start many workers quickly.
+ * Pass the result as `workflowBundle` to start many workers quickly. Without `stackTraces: true`,
+ * errors in workflow code capture no frames (see {@link SessionBundleOptions}).
  */
-export function bundleSessionWorkflows(): Promise<WorkflowBundleWithSourceMap> {
-  cached ??= bundleWorkflowCode({
-    workflowsPath,
-    payloadConverterPath,
-    logger: bundlerLogger,
-    webpackConfigHook: bundleTypeScriptAsPublished,
-  });
-  return cached;
+export function bundleSessionWorkflows(options: SessionBundleOptions = {}): Promise<WorkflowBundleWithSourceMap> {
+  return bundleWorkflowsOnce([], options);
 }

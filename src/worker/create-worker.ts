@@ -76,7 +76,20 @@ export interface CreateWorkerOptions {
    * 262 144 (256 KiB).
    */
   resultOffloadBytes?: number;
-  /** Pre-bundled workflow code; by default toolrail's workflows are bundled once per process. */
+  /**
+   * Stack traces in the sessions' workflow code. Defaults to `false`: the Temporal SDK captures a
+   * stack for every promise a workflow creates (for its `__stack_trace` query, the Web UI's Stack
+   * Trace tab), about a fifth of a turn's workflow-thread CPU; without them that tab shows no
+   * frames for a session, and an error made in workflow code carries its message without frames.
+   * What a session waits for is in its status and current details either way. Turn them on to see
+   * where a session's workflow code stands. Applies to the bundles toolrail makes (not to a
+   * `workflowBundle` you pass) with the SDK's default `reuseV8Context`.
+   */
+  workflowStackTraces?: boolean;
+  /**
+   * Pre-bundled workflow code; by default toolrail's workflows are bundled once per process
+   * (`bundleSessionWorkflows`, or `bundleTracedSessionWorkflows` with `tracing`).
+   */
   workflowBundle?: WorkflowBundle;
   /**
    * Any other Temporal worker option (tuning, interceptors, identity). `dataConverter.payloadCodecs`
@@ -127,12 +140,12 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
     connection: options.connection,
     namespace,
     taskQueue: options.taskQueue ?? 'toolrail',
-    workflowBundle:
-      options.workflowBundle ?? (await (tracing ? bundleTracedSessionWorkflows() : bundleSessionWorkflows())),
+    workflowBundle: options.workflowBundle ?? (await bundleFor(Boolean(tracing), options.workflowStackTraces ?? false)),
     activities,
     ...tracing,
-    // Cancellations reach an activity through its heartbeats: keep the throttle short so an
-    // interrupt stops a running tool within about half a second.
+    // Cancellations reach an activity through its heartbeats (the activity's own, every second, and
+    // a tool's): keep the throttle short so they are not held back, and an interrupt stops a running
+    // tool within about a second.
     maxHeartbeatThrottleInterval: '500 milliseconds',
     defaultHeartbeatThrottleInterval: '500 milliseconds',
     ...options.workerOptions,
@@ -142,4 +155,9 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
   });
   payloadCodecs.push(...worker.options.loadedDataConverter.payloadCodecs);
   return worker;
+}
+
+/** Toolrail's workflow bundle for a worker: traced or not, with stack traces or not. */
+function bundleFor(traced: boolean, stackTraces: boolean): Promise<WorkflowBundle> {
+  return traced ? bundleTracedSessionWorkflows({ stackTraces }) : bundleSessionWorkflows({ stackTraces });
 }

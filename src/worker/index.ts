@@ -4,6 +4,7 @@
  * @module
  */
 export { bundleSessionWorkflows } from './bundle-session-workflows';
+export type { SessionBundleOptions } from './bundle-session-workflows';
 export { bundleTracedSessionWorkflows } from './bundle-traced-workflows';
 export { createWorker } from './create-worker';
 export type { CreateWorkerOptions } from './create-worker';

@@ -1,12 +1,16 @@
 import path from 'node:path';
 
+/** A module of the `workflows` folder: the TypeScript source in the repository, the compiled module in the package. */
+function workflowsModule(name: string): string {
+  return path.resolve(__dirname, '../../workflows', path.extname(__filename) === '.ts' ? `${name}.ts` : `${name}.js`);
+}
+
 /**
  * The workflow bundle's entry point (every toolrail workflow): the TypeScript source when toolrail
  * runs from its repository (through tsx or vitest), the compiled `dist/workflows/index.js` when it
  * runs from the installed package. Both sit two folders above this file.
  */
-export const workflowsPath = path.resolve(
-  __dirname,
-  '../../workflows',
-  path.extname(__filename) === '.ts' ? 'index.ts' : 'index.js',
-);
+export const workflowsPath = workflowsModule('index');
+
+/** The module a bundle preloads to turn the workflows' stack traces off (`workflows/stack-traces-off.ts`). */
+export const stackTracesOffPath = workflowsModule('stack-traces-off');

@@ -100,6 +100,7 @@ describe.each([
       storedItems: number;
       plaintextInStore: boolean;
       feed: string[];
+      workflowFramesInStack: boolean;
     };
     expect(result.status).toMatchObject({ status: 'completed', counters: { toolCalls: 1 } });
     expect(result.ruleState.rules.counts).toEqual([expect.objectContaining({ tool: 'look_up_order', count: 1 })]);
@@ -112,6 +113,8 @@ describe.each([
     expect(result.refused.stderr).toContain('--codec-module FILE or TOOLRAIL_CODEC_MODULE');
     expect(result.storedItems).toBeGreaterThanOrEqual(4);
     expect(result.plaintextInStore).toBe(false);
+    // The installed package's bundle keeps its stack-traces-off module (package.json's sideEffects).
+    expect(result.workflowFramesInStack).toBe(false);
   });
 
   it('starts, follows and approves a session from a plain ESM app holding only toolrail/client, which loads no worker, bundler or test code', async () => {

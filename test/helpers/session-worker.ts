@@ -37,6 +37,8 @@ export interface WithSessionWorkerOptions {
   contentStore?: ContentStore;
   /** Defaults to a new one: give a session's task queue to serve it again with a fresh worker. */
   taskQueue?: string;
+  /** Stack traces in the workflow code (off by default, as in `createWorker`). */
+  workflowStackTraces?: boolean;
 }
 
 let processDirectory: string | undefined;
@@ -78,6 +80,7 @@ export async function withSessionWorker<T>(
     hooks,
     contentStore = testContentStore(),
     taskQueue = uniqueName('sessions'),
+    workflowStackTraces,
   }: WithSessionWorkerOptions,
   body: (scope: SessionWorkerScope) => Promise<T>,
 ): Promise<T> {
@@ -92,6 +95,7 @@ export async function withSessionWorker<T>(
     ...(onModelTextDelta ? { onModelTextDelta } : {}),
     ...(tracing ? { tracing } : {}),
     ...(hooks ? { hooks } : {}),
+    ...(workflowStackTraces === undefined ? {} : { workflowStackTraces }),
     contentStore,
     // A worker that served the task queue before this one is given up on after 1 s (default 10 s).
     workerOptions: { stickyQueueScheduleToStartTimeout: 1_000 },

@@ -1,7 +1,7 @@
 // A plain-Node ESM consumer of the installed package: defines a tool, starts the dev server, runs a
 // scripted session to its end with an encrypting payload codec on worker and client while following
-// its live feed, reads it back with `toolrail transcript --codec-module` (and without), and prints
-// what it saw as one JSON line.
+// its live feed, asks an idle session for its workflow stack trace, reads the first session back with
+// `toolrail transcript --codec-module` (and without), and prints what it saw as one JSON line.
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -62,8 +62,14 @@ try {
     for await (const event of session.events()) feed.push(event.type);
     const status = await session.result();
     const transcript = ['transcript', session.sessionId];
+    // An idle session's workflow stack (the Web UI's Stack Trace tab): off by default, so no frame of toolrail's workflows.
+    const idle = await toolrail.startSession({ rules: loaded.rules, model: { provider: 'scripted', model: 'chat' } });
+    while ((await idle.status()).status !== 'idle') await new Promise((resolve) => setTimeout(resolve, 100));
+    const idleStack = await idle.workflow.query('__stack_trace');
+    await idle.workflow.terminate('consumer test done');
     return {
       status,
+      workflowFramesInStack: /workflows\/[\w-]+\.(js|ts)/.test(idleStack),
       ruleState: await session.ruleState(),
       feed,
       read: await toolrailCli([...transcript, '--json', '--codec-module', 'codec-module.mjs', ...connection]),
@@ -80,6 +86,7 @@ try {
     JSON.stringify({
       status: result.status,
       ruleState: result.ruleState,
+      workflowFramesInStack: result.workflowFramesInStack,
       feed: result.feed,
       cli: {
         code: read.code,
