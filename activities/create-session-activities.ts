@@ -421,12 +421,15 @@ function retryFailure(outcome: ToolOutcome, encoded: boolean): ApplicationFailur
 
 /**
  * Runs `work` while heartbeating every `intervalMs`, so cancellation and liveness reach the server.
- * A local activity does not heartbeat (it gets cancellations without), so it just runs `work`.
+ * The first heartbeat goes out after `intervalMs`, not at the start: a cancellation reaches an
+ * activity only in the answer to a heartbeat, so one sent as the activity starts would tell it
+ * nothing a later one does not, and it cost the server a write for every model and tool call
+ * (most of which end sooner). A local activity does not heartbeat (it gets cancellations without),
+ * so it just runs `work`.
  */
 async function withHeartbeats<T>(intervalMs: number, work: () => Promise<T>): Promise<T> {
   const context = Context.current();
   if (context.info.isLocal) return work();
-  context.heartbeat();
   const timer = setInterval(() => context.heartbeat(), intervalMs);
   try {
     return await work();
