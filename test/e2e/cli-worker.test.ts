@@ -20,12 +20,19 @@ describe('toolrail worker and interrupt', () => {
     await connections.close();
   });
 
-  it('says which content store it uses, serves sessions with a module’s tools, takes an interrupt from the CLI, and stops cleanly on SIGINT', async () => {
+  it('says which content store it uses, serves sessions with a module’s tools (showing their workflow stack with --workflow-stack-traces), takes an interrupt from the CLI, and stops cleanly on SIGINT', async () => {
     const taskQueue = uniqueName('cli-worker');
     const connection = [...harnessConnectionArgs(), '--task-queue', taskQueue];
     const worker = spawn(
       process.execPath,
-      ['bin/toolrail.cjs', 'worker', '--module', 'test/fixtures/slow-search-worker-module.ts', ...connection],
+      [
+        'bin/toolrail.cjs',
+        'worker',
+        '--module',
+        'test/fixtures/slow-search-worker-module.ts',
+        '--workflow-stack-traces',
+        ...connection,
+      ],
       // The store the CLI commands below use too, as a deployment shares one.
       {
         cwd: repoRoot,
@@ -72,6 +79,8 @@ describe('toolrail worker and interrupt', () => {
         (state) => state.runningCalls.some((call) => call.toolName === 'search_knowledge_base'),
         { timeoutMs: 60_000, intervalMs: 200 },
       );
+      // The Web UI's Stack Trace tab: the session's workflow code, where it waits for the running search.
+      expect(await session.query<string>('__stack_trace')).toMatch(/workflows\/[\w-]+\.(ts|js):\d+/);
       const interrupted = await runCli(['interrupt', sessionId, '--message', 'Skip the search.', ...connection]);
       expect(interrupted).toMatchObject({ code: 0, stdout: `interrupted ${sessionId}\n` });
       type Entry = { kind: string; reason?: string; code?: string; tool?: string };

@@ -16,7 +16,8 @@ import { checkWorkerHealth, keepHealthFile } from '../worker-health';
 
 const logLevels: readonly LogLevel[] = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR'];
 
-const usage = `Usage: toolrail worker --module FILE [--codec-module FILE] [--log-level LEVEL] [--health-file FILE] [connection flags]
+const usage = `Usage: toolrail worker --module FILE [--codec-module FILE] [--log-level LEVEL] [--health-file FILE]
+                       [--workflow-stack-traces] [connection flags]
        toolrail worker --health [--health-file FILE] [connection flags]
 
 Runs a worker that executes toolrail sessions on the task queue, with the tools and models of
@@ -31,6 +32,10 @@ payloads and everything it writes to the content store. Ctrl-C drains running ta
   --log-level LEVEL    ${logLevels.join('|')} (TOOLRAIL_LOG_LEVEL, default WARN)
   --health-file FILE   keep FILE telling the worker's state, rewritten every 10 s and removed at
                        shutdown (TOOLRAIL_WORKER_HEALTH_FILE; the container image sets it)
+  --workflow-stack-traces
+                       capture stack traces in the sessions' workflow code, so the Web UI's Stack
+                       Trace tab shows where a session's code stands (off by default: it costs
+                       about a fifth of a turn's workflow-thread CPU)
   --health             check the worker that keeps the health file instead of running one: exits 0
                        when the file is fresh, its process alive and RUNNING, and the server lists
                        it polling its task queue for workflow and activity tasks; else exits 1 (a
@@ -51,6 +56,7 @@ export const workerCommand: CliCommand = {
         'log-level': { type: 'string' },
         health: { type: 'boolean' },
         'health-file': { type: 'string' },
+        'workflow-stack-traces': { type: 'boolean' },
       },
       usage,
     );
@@ -97,6 +103,7 @@ export const workerCommand: CliCommand = {
         ...(module.scriptedModels ? { scriptedModels: module.scriptedModels } : {}),
         ...(module.hooks ? { hooks: module.hooks } : {}),
         contentStore: store,
+        ...(parsed.values['workflow-stack-traces'] ? { workflowStackTraces: true } : {}),
         ...(payloadCodecs.length > 0 ? { workerOptions: { dataConverter: { payloadCodecs } } } : {}),
       });
       // The Temporal runtime shuts its workers down on SIGINT/SIGTERM (draining running tasks).
