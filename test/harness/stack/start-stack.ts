@@ -1,7 +1,18 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { closeSync, cpSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  closeSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { findTemporalCli } from '../../../src/devserver/find-temporal-cli';
@@ -115,7 +126,8 @@ export async function startProductionStack(options: StartStackOptions = {}): Pro
       password: definition.env.POSTGRES_PASSWORD ?? '',
     });
     cleanups.push(() => postgres.stop());
-    const ports = { postgresql: postgres.port, temporal: await freeServerPort() };
+    // The frontend's port is chosen as the server first starts (see startServer).
+    const ports = { postgresql: postgres.port, temporal: 0 };
     const environmentOf = (name: string): Record<string, string> => onLoopback(service(name).environment ?? {}, ports);
     /** The jobs' PATH: the admin-tools image's programs (temporal-sql-tool, temporal) and psql. */
     const jobPath = [binaries.directory, path.dirname(cli.path), postgres.bin, process.env.PATH ?? ''].join(
@@ -141,41 +153,48 @@ export async function startProductionStack(options: StartStackOptions = {}): Pro
       mkdirSync(path.dirname(mountPoint), { recursive: true });
       symlinkSync(path.resolve(repoRoot, source), mountPoint);
     }
-    // The ports of the server's other services, free ones here (the image keeps their defaults).
-    const serviceNames = ['FRONTEND_HTTP', 'FRONTEND_MEMBERSHIP', 'HISTORY_GRPC', 'HISTORY_MEMBERSHIP'].concat([
-      'MATCHING_GRPC',
-      'MATCHING_MEMBERSHIP',
-      'WORKER_GRPC',
-      'WORKER_MEMBERSHIP',
-    ]);
-    const serverPorts: Record<string, string> = {};
-    for (const name of serviceNames) serverPorts[`${name}_PORT`] = String(await freeServerPort());
-    const serverEnvironment: Record<string, string> = {
-      ...environmentOf('temporal'),
-      FRONTEND_GRPC_PORT: String(ports.temporal),
-      ...serverPorts,
-      PATH: process.env.PATH ?? '',
-    };
-    const temporalAddress = `127.0.0.1:${ports.temporal}`;
     const serverLog = path.join(workDirectory, 'temporal-server.log');
     let server: ChildProcess | undefined;
+    let serverPorts: Record<string, string> = {};
+    /**
+     * Starts the server (the image's entrypoint, `temporal-server start`, configured from the
+     * environment). Its services' ports are free ones here, chosen for its first start and kept for
+     * restarts (the image keeps their defaults). A port found free can be taken by another process
+     * before the server binds it: a first start that fails on a taken port chooses them again.
+     */
     const startServer = async (): Promise<void> => {
-      const logFd = openSync(serverLog, 'a');
-      // The image's entrypoint: `temporal-server start`, its configuration from the environment.
-      const child = spawn(process.execPath, [supervisor, binaries.server, 'start'], {
-        cwd: serverDirectory,
-        env: serverEnvironment,
-        stdio: ['pipe', logFd, logFd],
-      });
-      closeSync(logFd);
-      processes.add(child);
-      server = child;
-      const exited = (): boolean => child.exitCode !== null || child.signalCode !== null;
-      await waitForServer(temporalAddress, { timeoutMs: 120_000, isAlive: () => !exited() }).catch((error: unknown) => {
-        throw new Error(`${String(error)}\n${tail(readFileSync(serverLog, 'utf8'))}`);
-      });
+      const firstStart = server === undefined;
+      for (let attempt = 1; ; attempt += 1) {
+        if (firstStart) serverPorts = await chooseServerPorts();
+        ports.temporal = Number(serverPorts.FRONTEND_GRPC_PORT);
+        const logStart = existsSync(serverLog) ? statSync(serverLog).size : 0;
+        const logFd = openSync(serverLog, 'a');
+        const child = spawn(process.execPath, [supervisor, binaries.server, 'start'], {
+          cwd: serverDirectory,
+          env: { ...environmentOf('temporal'), ...serverPorts, PATH: process.env.PATH ?? '' },
+          stdio: ['pipe', logFd, logFd],
+        });
+        closeSync(logFd);
+        processes.add(child);
+        server = child;
+        const exited = (): boolean => child.exitCode !== null || child.signalCode !== null;
+        try {
+          await waitForServer(`127.0.0.1:${ports.temporal}`, { timeoutMs: 120_000, isAlive: () => !exited() });
+          return;
+        } catch (error) {
+          await stopProcess(child);
+          processes.delete(child);
+          const log = readFileSync(serverLog).subarray(logStart).toString('utf8');
+          if (firstStart && attempt < 5 && log.includes('address already in use')) {
+            progress(`a port of the Temporal server was taken as it started (attempt ${attempt}): choosing others`);
+            continue;
+          }
+          throw new Error(`${String(error)}\n${tail(log)}`);
+        }
+      }
     };
     await startServer();
+    const temporalAddress = `127.0.0.1:${ports.temporal}`;
 
     progress('running the namespace job');
     await runJob('temporal-create-namespace');
@@ -305,6 +324,16 @@ async function freeServerPort(): Promise<number> {
     if (await isPortFree(port)) return port;
   }
   throw new Error('found no free port between 10000 and 32000 on 127.0.0.1');
+}
+
+/** Free ports for the server's frontend (gRPC and HTTP), history, matching and worker services. */
+async function chooseServerPorts(): Promise<Record<string, string>> {
+  const services = ['FRONTEND_GRPC', 'FRONTEND_HTTP', 'FRONTEND_MEMBERSHIP', 'HISTORY_GRPC', 'HISTORY_MEMBERSHIP'];
+  services.push('MATCHING_GRPC', 'MATCHING_MEMBERSHIP', 'WORKER_GRPC', 'WORKER_MEMBERSHIP');
+  const chosen = new Set<number>();
+  while (chosen.size < services.length) chosen.add(await freeServerPort());
+  const free = [...chosen];
+  return Object.fromEntries(services.map((service, index) => [`${service}_PORT`, String(free[index])]));
 }
 
 /** A path inside a job's container, mapped through its volumes to the repository (others unchanged). */
