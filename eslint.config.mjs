@@ -27,7 +27,7 @@ const parts = {
     deterministic: true,
     mayImport: ['kernel', 'rules', 'dispatch', 'session', 'models', 'activities'],
   },
-  store: { folder: 'src/store', mayImport: [] },
+  store: { folder: 'src/store', mayImport: ['kernel'] },
   models: { folder: 'src/models', mayImport: ['kernel'] },
   tools: { folder: 'src/tools', mayImport: ['kernel', 'dispatch'] },
   conversation: { folder: 'src/conversation', mayImport: ['kernel', 'session', 'models', 'store'] },

@@ -1,7 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { PayloadCodec } from '@temporalio/common';
 import type { ToolCatalog, ToolOutcome } from '../src/dispatch';
-import { TOOL_SEARCH_NAME, suggestName, withoutUsual } from '../src/kernel';
+import { TOOL_SEARCH_NAME, suggestName, unpackContentKey, withoutUsual } from '../src/kernel';
 import {
   isRecordedCall,
   isVisibleInMask,
@@ -19,12 +19,21 @@ import {
   modelErrorToApplicationFailure,
   toModelError,
 } from '../src/models';
-import { modelFinishOutcome, usualContentRef, usualContextShown, usualMessageRef } from '../src/session';
+import {
+  modelFinishOutcome,
+  packStoredRef,
+  usualAssistantRef,
+  usualContentRef,
+  usualContextShown,
+  usualFinishReason,
+  usualMessageRef,
+} from '../src/session';
+import type { ConversationLogKeys, MessageRef } from '../src/session';
 import { buildToolCatalog, executePreparedCall, prepareToolCall } from '../src/tools';
 import type { ToolHooks, ToolRegistry } from '../src/tools';
 import { buildModelMessages, resolveContextBudget, createConversationReader } from '../src/conversation';
 import { ContentStoreError, encodedContent, readStoreIdentity } from '../src/store';
-import type { ContentStore } from '../src/store';
+import type { ContentRef, ContentStore } from '../src/store';
 import type { SessionActivities, UnknownTool } from './types';
 import { reportLateToolEnd } from './report-late-tool-end';
 import { readToolCallRecord, writeToolCallRecord } from './tool-call-record';
@@ -146,7 +155,7 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       turn,
       settings,
       system,
-      conversation: logKeys,
+      conversation: packedLogKeys,
       log,
       toolset,
       tools,
@@ -156,6 +165,7 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       const context = Context.current();
       const sessionId = sessionOf(givenSessionId);
       const startedAt = Date.now();
+      const logKeys = packedLogKeys && unpackedLogKeys(packedLogKeys);
       const signal = context.cancellationSignal;
       const resolved = asApplicationFailure(() => resolveModel(settings));
       const { model, stream } = resolved;
@@ -256,17 +266,20 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
         : undefined;
       const sealed = sealing !== undefined && 'value' in sealing ? sealing.value : undefined;
       const { messages: shownMessages, previewed, omitted, bytes } = shown;
-      // Packed for history: what the workflow knows already (the model's calls, the usual values) is left out.
+      // Packed for history: what the workflow knows already (the model's calls, the usual values, the log's size) is left out.
+      const wholeLog = { messages: entries.length, bytes: entries.reduce((sum, entry) => sum + entry.bytes, 0) };
       const fullShown = { messages: shownMessages, previewed, omitted, bytes, budgetBytes };
       const packed = prepared.map((call, index) =>
         call.type === 'prepared-call' ? packPreparedCall(call, response.toolCalls[index]) : call,
       );
+      const { finishReason, ...withoutFinish } = response;
+      const packedShown = withoutUsual(fullShown, { ...wholeLog, ...usualContextShown(settings) });
       return {
-        response,
-        assistant: withoutUsual(assistant, usualMessageRef('assistant')),
+        response: finishReason === usualFinishReason(response.toolCalls.length) ? withoutFinish : response,
+        assistant: packStoredRef<MessageRef, 'key' | 'bytes'>(assistant, usualAssistantRef(response, runs)),
         ...(packed.length > 0 && packed.every(isPackedAsModelCall) ? {} : { prepared: packed }),
-        shown: withoutUsual(fullShown, usualContextShown(settings)),
-        ...(sealed ? { sealed: withoutUsual(sealed, usualContentRef) } : {}),
+        ...(Object.keys(packedShown).length > 0 ? { shown: packedShown } : {}),
+        ...(sealed ? { sealed: packStoredRef<ContentRef, 'key' | 'bytes'>(sealed, usualContentRef) } : {}),
       };
     },
 
@@ -295,7 +308,7 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       rulesReadOutput = false,
       ...input
     }) {
-      const prepared = unpackPreparedCall(input.prepared);
+      const prepared = unpackPreparedCall({ type: 'prepared-call', ...input.prepared });
       const context = Context.current();
       const sessionId = sessionOf(givenSessionId);
       const deadline = activityDeadline(Date.now());
@@ -368,9 +381,13 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
         );
       // Packed for history: the workflow knows the call's id and tool, and that its message is a tool result.
       const { outcome: done, message } = executed;
+      const packedOutcome = packToolOutcome(done, prepared);
       return {
-        outcome: packToolOutcome(done, prepared),
-        ...(message ? { message: withoutUsual(message, usualMessageRef('tool')) } : {}),
+        // A result with nothing but its type: the workflow reads a missing outcome as one.
+        ...(packedOutcome.type === 'tool-result' && Object.keys(packedOutcome).length === 1
+          ? {}
+          : { outcome: packedOutcome }),
+        ...(message ? { message: packStoredRef<MessageRef, 'key' | 'bytes'>(message, usualMessageRef('tool')) } : {}),
       };
     },
 
@@ -387,6 +404,11 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
         }
       }),
   };
+}
+
+/** The log's keys as the model call's input names them, unpacked (keys an earlier workflow sent in hex read as they are). */
+function unpackedLogKeys({ head, tail }: ConversationLogKeys): ConversationLogKeys {
+  return { head: head === null ? null : unpackContentKey(head), tail: tail.map(unpackContentKey) };
 }
 
 /** The session of a turn's activity: the one its input names, else the workflow that scheduled it (a session's id is its workflow's). */

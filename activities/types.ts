@@ -6,12 +6,13 @@ import type { ContentRef, StoreIdentity } from '../src/store';
 /**
  * What every activity that touches the content store is given: the session, and the identity of
  * its store (recorded when it started; sessions started before toolrail recorded it have none), by
- * its id (earlier workflows sent its description too). A worker whose store has another identity
- * refuses the activity (`STORE_MISMATCH`); the workflow names the session's store in full.
+ * its fingerprint (`storeFingerprint`; earlier workflows sent its id, and before that its
+ * description too). A worker whose store has another identity refuses the activity
+ * (`STORE_MISMATCH`); the workflow names the session's store in full.
  */
 export interface SessionStoreInput {
   sessionId: string;
-  store?: Packed<StoreIdentity, 'id'>;
+  store?: string | Packed<StoreIdentity, 'id'>;
 }
 
 /** Input of {@link SessionActivities.loadCatalog}. */
@@ -50,8 +51,9 @@ export interface CallModelInput extends TurnActivityInput {
   settings: ModelSettings;
   system?: string;
   /**
-   * The conversation so far, by the keys of its newest segment and of the entries after it (the
-   * activity reads the rest from the content store); the model's response is sealed after it.
+   * The conversation so far, by the keys of its newest segment and of the entries after it, packed
+   * (`packContentKey`; the activity reads the rest from the content store); the model's response is
+   * sealed after it.
    */
   conversation?: ConversationLogKeys;
   /** The conversation so far as a whole log (workflows before `conversation`). */
@@ -109,18 +111,26 @@ export type Packed<T, Kept extends keyof T> = Pick<T, Kept> & Partial<T>;
  * preparation. Packed: the workflow reads it with `unpackModelCallResult`.
  */
 export interface CallModelResult {
-  response: ModelResponse;
-  /** The response as a conversation message, stored (without its role, `assistant`, and an empty preview). */
+  /** Without its finish reason when it is the usual one (`usualFinishReason`). */
+  response: Omit<ModelResponse, 'finishReason'> & Partial<Pick<ModelResponse, 'finishReason'>>;
+  /**
+   * The response as a conversation message, stored: its key packed (`packStoredRef`), without its
+   * role (`assistant`) and the preview its text or calls give (`usualAssistantRef`).
+   */
   assistant: Packed<MessageRef, 'key' | 'bytes'>;
-  /** Without zero counts, and without the budget when it is the settings' usual one (`usualContextShown`). */
-  shown: Packed<ModelContextShown, 'messages' | 'bytes'>;
+  /**
+   * Without zero counts, without the budget when it is the settings' usual one
+   * (`usualContextShown`), and without the messages and bytes when the request showed the whole
+   * log (the workflow knows its count and bytes); left out when that leaves nothing.
+   */
+  shown?: Partial<ModelContextShown>;
   /**
    * Same order as `response.toolCalls`: a call ready for rules and dispatch, or the error it already
    * got. A call is packed next to the model's call it came from (`packPreparedCall(call, toolCall)`);
    * the list is left out when every call is as the model made it (each packs to its type alone).
    */
   prepared?: (PackedPreparedCall | ToolErrorOutcome)[];
-  /** With `conversation`: the segment that now ends the log (its tail and the response sealed after its head); no empty preview. */
+  /** With `conversation`: the segment that now ends the log (its tail and the response sealed after its head); its key packed, no empty preview. */
   sealed?: Packed<ContentRef, 'key' | 'bytes'>;
 }
 
@@ -148,15 +158,15 @@ export interface SealLogInput extends SessionStoreInput {
 export interface ExecutedCall {
   /**
    * The outcome, without the call's id and tool when they are the scheduled call's, and without a
-   * `null` output (`packToolOutcome`). A result's `output` is `null` unless the rules read it (or it is `tool_search`'s):
+   * `null` output (`packToolOutcome`); left out when that leaves a result's type alone. A result's `output` is `null` unless the rules read it (or it is `tool_search`'s):
    * the whole output is in `message`, in the content store, and stays out of the workflow's history;
    * a read output is a preview when it is large. A result that could not be stored keeps its output
    * (a preview when it is large, with `storeError` saying why), for the workflow to store it.
    */
-  outcome: PackedToolOutcome;
+  outcome?: PackedToolOutcome;
   /**
    * The tool result message the model reads (the full rendered output, or its offload notice), as
-   * stored (without its role, `tool`); absent when the content store stayed unavailable for the rest of the call's time (the
+   * stored: its key packed (`packStoredRef`), without its role (`tool`); absent when the content store stayed unavailable for the rest of the call's time (the
    * workflow then stores the message it renders from `outcome`, once the store is back).
    */
   message?: Packed<MessageRef, 'key' | 'bytes'>;
@@ -164,8 +174,8 @@ export interface ExecutedCall {
 
 /** Input of {@link SessionActivities.executeTool}: the flags are left out when `false` (earlier workflows always sent them). */
 export interface ExecuteToolInput extends TurnActivityInput {
-  /** The call, packed (a call in its full form, as earlier versions sent it, is read as it is). */
-  prepared: PackedPreparedCall;
+  /** The call, packed, without its type (a call in its full form, as earlier versions sent it, is read as it is). */
+  prepared: Omit<PackedPreparedCall, 'type'> & { type?: 'prepared-call' };
   /** Whether a human approved this call (its permission was `ask`). */
   approved?: boolean;
   /** Session turn of the call, part of its idempotency key. */

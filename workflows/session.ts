@@ -1,26 +1,9 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 import type { CancellationScope } from '@temporalio/workflow';
-import {
-  packPreparedCall,
-  packedAsModelCall,
-  unpackPreparedCall,
-  unpackToolOutcome,
-  visibleToolMask,
-} from '../src/dispatch';
-import type { PreparedCall, ToolErrorOutcome } from '../src/dispatch';
-import { withUsual } from '../src/kernel';
-import { readsOutput } from '../src/rules';
-import {
-  conversationLogKeys,
-  segmentEntries,
-  usualContentRef,
-  usualContextShown,
-  usualMessageRef,
-} from '../src/session';
-import type { ConversationLog, DispatchedCall, MessageRef, ModelContextView, SessionEvent } from '../src/session';
+import { segmentEntries } from '../src/session';
+import type { MessageRef, SessionEvent } from '../src/session';
 import type { ConversationMessage } from '../src/models';
-import type { CallModelInput, CallModelResult, ExecuteToolInput, ExecutedCall } from '../activities';
-import { applyEvent, catalogNames } from './session-state';
+import { applyEvent } from './session-state';
 import type { SessionState } from './session-state';
 import type { SessionFeed } from './session-feed';
 import type { SessionSpans } from './session-spans';
@@ -29,6 +12,9 @@ import { contentWrites, storeOf } from './wait-for-store';
 
 // Every content-store operation of the session waits for the store while it fails (`wait-for-store.ts`).
 export { storeOf, withStore } from './wait-for-store';
+// The turn's activities' inputs and results, as history carries them (`turn-activities.ts`).
+export { executeToolInput, modelCallInput, unpackExecutedCall, unpackModelCallResult } from './turn-activities';
+export type { ModelCallResult } from './turn-activities';
 
 /** What runs now and can be cancelled: the model call, and each running tool call. Runtime handles, not state. */
 export interface SessionScopes {
@@ -136,100 +122,4 @@ export async function storeQueuedMessages(session: Session): Promise<void> {
     });
     session.emit({ type: 'messages_stored', stored });
   }
-}
-
-/**
- * The model call's input: the conversation by the keys of its newest segment and of the messages
- * after it, and the visible tools by the catalog's version and a mask of the visible ones (with
- * the session's tool filter and revealed tools, when it has any), so it does not grow with the log
- * or the tools. `inline`: the tools go whole, with the catalog's names (a turn whose catalog changed
- * under it asks again so, and a catalog that keeps changing cannot hold it up).
- */
-export function modelCallInput(state: SessionState, visible: readonly string[], inline: boolean): CallModelInput {
-  const shown = new Set(visible);
-  const catalog = catalogNames(state);
-  const mask = visibleToolMask(catalog, shown);
-  const tools = inline
-    ? {
-        tools: state.catalog.tools
-          .filter((tool) => shown.has(tool.name))
-          .map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
-        catalog,
-      }
-    : {
-        toolset: {
-          version: state.catalog.version,
-          ...(mask === undefined ? {} : { visible: mask }),
-          ...(state.input.tools === undefined ? {} : { filter: state.input.tools }),
-          ...(state.revealedTools.length === 0 ? {} : { revealed: [...state.revealedTools] }),
-        },
-      };
-  // The session is the workflow: the activity takes its id from its context.
-  return {
-    ...storeOf(state),
-    turn: state.turnIndex,
-    settings: state.input.model,
-    ...(state.input.systemPrompt ? { system: state.input.systemPrompt } : {}),
-    conversation: conversationLogKeys(state.log),
-    ...tools,
-    // Left out when false, as the activity reads it.
-    ...(state.interactive ? { interactive: true } : {}),
-  };
-}
-
-/** The model call's result as the workflow reads it: every packed field filled back in. */
-export interface ModelCallResult {
-  response: CallModelResult['response'];
-  assistant: MessageRef;
-  shown: ModelContextView;
-  prepared: (PreparedCall | ToolErrorOutcome)[];
-  /** A segment of the log (a content reference). */
-  sealed?: NonNullable<ConversationLog['head']>;
-}
-
-/**
- * The model call's result whole: the prepared calls from the model's calls they were packed next
- * to, the usual values of the message, of what the model was shown (for `input`'s settings) and of
- * the sealed segment. A result an earlier version returned whole reads as it is.
- */
-export function unpackModelCallResult(result: CallModelResult, input: CallModelInput): ModelCallResult {
-  const { response, assistant, shown, prepared, sealed } = result;
-  return {
-    response,
-    assistant: withUsual<MessageRef>(assistant, usualMessageRef('assistant')),
-    shown: withUsual<ModelContextView>(shown, usualContextShown(input.settings)),
-    // Without the list, every call is as the model made it.
-    prepared: (prepared ?? response.toolCalls.map(() => packedAsModelCall)).map((call, index) =>
-      call.type === 'prepared-call' ? unpackPreparedCall(call, response.toolCalls[index]) : call,
-    ),
-    ...(sealed ? { sealed: withUsual<NonNullable<ConversationLog['head']>>(sealed, usualContentRef) } : {}),
-  };
-}
-
-/**
- * The tool activity's input: the call packed (its fields at their usual value left out), and
- * whether the session is interactive, a human approved the call and the rules read its output
- * (each left out when false, as the activity reads it). The session is the workflow: the activity
- * takes its id from its context.
- */
-export function executeToolInput(state: SessionState, prepared: PreparedCall, approved: boolean): ExecuteToolInput {
-  const { turnIndex: turn, interactive } = state;
-  const rulesReadOutput = readsOutput(state.rules, prepared.toolName);
-  return {
-    ...storeOf(state),
-    turn,
-    ...(interactive ? { interactive } : {}),
-    prepared: packPreparedCall(prepared),
-    ...(approved ? { approved } : {}),
-    ...(rulesReadOutput ? { rulesReadOutput } : {}),
-  };
-}
-
-/** What the tool activity returned for `prepared` (or its record held), whole: the call's id and tool, and the message's role. */
-export function unpackExecutedCall(executed: ExecutedCall, prepared: PreparedCall): DispatchedCall {
-  const { outcome, message } = executed;
-  return {
-    outcome: unpackToolOutcome(outcome, prepared),
-    ...(message ? { message: withUsual<MessageRef>(message, usualMessageRef('tool')) } : {}),
-  };
 }

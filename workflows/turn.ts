@@ -202,7 +202,7 @@ async function callModelInterruptibly(
     const input = modelCallInput(state, visible, inline);
     // The model call reads the conversation from the content store: while the store fails, it waits (an interrupt still ends it).
     const result = await scope.run(() => withStore(session, () => traced(session, 'model', () => callModel(input))));
-    return 'catalogChanged' in result ? result : unpackModelCallResult(result, input);
+    return 'catalogChanged' in result ? result : unpackModelCallResult(result, input, state.log);
   } catch (error) {
     if (isCancellation(error) && state.interrupt) return { interrupted: true };
     const cause = error instanceof ActivityFailure ? error.cause : error;

@@ -6,6 +6,7 @@ import {
   proxyLocalActivities,
 } from '@temporalio/workflow';
 import { isStoreFailureType, namingSessionStore } from '../src/session';
+import { storeFingerprint } from '../src/kernel';
 import type { SessionEvent, StoreFailureDetails, StoreProblem } from '../src/session';
 import type { SessionActivities } from '../activities';
 import type { SessionState } from './session-state';
@@ -139,12 +140,13 @@ function storeFailureOf(error: unknown): StoreFailure | undefined {
 }
 
 /**
- * `{ store }` for an activity's input, when the session recorded its store: its id (what a worker
- * compares with its own); the description stays in the session's state, which words a mismatch.
+ * `{ store }` for an activity's input, when the session recorded its store: its fingerprint (what a
+ * worker compares with its own store's); the id and description stay in the session's state,
+ * which words a mismatch.
  */
-export function storeOf(state: SessionState): { store?: { id: string } } {
+export function storeOf(state: SessionState): { store?: string } {
   const { identity } = state.store;
-  return identity === undefined ? {} : { store: { id: identity.id } };
+  return identity === undefined ? {} : { store: storeFingerprint(identity.id) };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { ConversationMessage } from '../models';
 import { previewChars } from '../store';
+import { assistantMessageText } from '../session';
 import type { ConversationSegment, MessageRef } from '../session';
 import { previewOf } from '../kernel';
 
@@ -42,8 +43,7 @@ export function decodeSegment(bytes: Uint8Array): ConversationSegment {
 export function textOf(message: ConversationMessage): string {
   if (message.role === 'user') return message.text;
   if (message.role === 'tool') return message.content;
-  if (message.text) return message.text;
-  return message.toolCalls.map((call) => `→ ${call.name}(${JSON.stringify(call.args) ?? ''})`).join(' ');
+  return assistantMessageText(message.text, message.toolCalls);
 }
 
 function isMessage(value: unknown): value is ConversationMessage {

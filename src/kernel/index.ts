@@ -37,4 +37,6 @@ export { zod } from './zod-on-first-use';
 export type { ToolrailErrorOptions } from './toolrail-error';
 export { TOOL_SEARCH_NAME } from './tool-search-name';
 export { withUsual, withoutUsual } from './usual-values';
-export { previewOf, truncateUtf8, utf8ByteLength } from './utf8';
+export { previewChars, previewOf, truncateUtf8, utf8ByteLength } from './utf8';
+export { packContentKey, unpackContentKey } from './packed-content-key';
+export { storeFingerprint } from './store-fingerprint';

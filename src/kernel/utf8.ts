@@ -30,6 +30,9 @@ export function truncateUtf8(text: string, maxBytes: number): string {
   return text;
 }
 
+/** Longest preview of a stored content or message, in characters: what its reference carries for transcripts and the UI. */
+export const previewChars = 200;
+
 /** The first `maxChars` characters of `text`, never ending in half a surrogate pair. */
 export function previewOf(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;

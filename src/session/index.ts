@@ -9,7 +9,16 @@ export { mergeRuleStatePages, pageBytes, readPageRequest, ruleStatePage, transcr
 export type { PageRequest, PagedTranscriptEntry, RuleStatePage, TranscriptPage } from './answer-pages';
 export type { ConversationLog, ConversationLogKeys, ConversationSegment, MessageRef } from './conversation-log';
 export { undecodableEncoding } from './payload-converter';
-export { usualContentRef, usualContextShown, usualMessageRef } from './usual-refs';
+export {
+  assistantMessageText,
+  packStoredRef,
+  unpackStoredRef,
+  usualAssistantRef,
+  usualContentRef,
+  usualContextShown,
+  usualFinishReason,
+  usualMessageRef,
+} from './usual-refs';
 export { renderCurrentDetails } from './render-current-details';
 export { toolrailSearchAttributes, toolrailStatusKey, toolrailTotalTokensKey } from './search-attributes';
 export { addUsage, emptyUsageTotals, foldUsage, totalTokens } from './model-usage';

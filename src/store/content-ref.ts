@@ -14,5 +14,5 @@ export interface ContentRef {
   preview: string;
 }
 
-/** Longest preview a {@link ContentRef} carries, in characters. */
-export const previewChars = 200;
+/** Longest preview a {@link ContentRef} carries, in characters (200). */
+export { previewChars } from '../kernel';

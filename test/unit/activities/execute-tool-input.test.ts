@@ -44,17 +44,20 @@ describe('the tool activity’s packed input and result', () => {
       input,
     );
 
-  it('runs a call whose input leaves out the session and the false flags for the workflow that scheduled it, not interactive', async () => {
-    const input: ExecuteToolInput = { turn: 0, prepared: packPreparedCall(call) };
+  it('runs a call whose input leaves out the session, the call’s type and the false flags for the workflow that scheduled it, not interactive', async () => {
+    const { type: _type, ...withoutType } = packPreparedCall(call);
+    const input: ExecuteToolInput = { turn: 0, prepared: withoutType };
     const executed = await executeIn('session-7', input);
     expect(seen[0]).toMatchObject({
       sessionId: 'session-7',
       interactive: false,
       idempotencyKey: 'session-7/0/call_0_0',
     });
-    // The result leaves out what the workflow knows: the call's id and tool, the null output, the message's role.
-    expect(executed.outcome).toEqual({ type: 'tool-result' });
+    // The result leaves out what the workflow knows: a result's outcome (its call's id and tool, the
+    // null output), the message's role; the message's key is in base64url.
+    expect(executed).not.toHaveProperty('outcome');
     expect(executed.message).toMatchObject({
+      key: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/) as string,
       bytes: expect.any(Number) as number,
       preview: expect.stringContaining('page 0') as string,
     });
