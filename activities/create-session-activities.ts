@@ -1,8 +1,16 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import type { PayloadCodec } from '@temporalio/common';
 import type { ToolCatalog, ToolOutcome } from '../src/dispatch';
-import { TOOL_SEARCH_NAME, suggestName, unpackContentKey, withoutUsual } from '../src/kernel';
 import {
+  TOOL_SEARCH_NAME,
+  packContentKey,
+  suggestName,
+  unpackContentKey,
+  utf8ByteLength,
+  withoutUsual,
+} from '../src/kernel';
+import {
+  heldCatalog,
   isRecordedCall,
   isVisibleInMask,
   packPreparedCall,
@@ -95,6 +103,11 @@ export interface SessionActivityDependencies {
 const emptyLog = { head: null, tail: [], count: 0, bytes: 0 };
 /** How long the model call keeps trying to store the model's response when the store fails, in milliseconds. */
 const responseStoreRetryMs = 20_000;
+/**
+ * Longest system prompt a model call's input carries inline every turn, in UTF-8 bytes: a longer one
+ * is stored by the first call (in the session's content store) and named by its key from then on.
+ */
+const inlineSystemPromptBytes = 256;
 /** Time kept back at the end of an activity's start-to-close timeout, in milliseconds: it must still complete. */
 const completionMarginMs = 2_000;
 
@@ -138,15 +151,24 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
     });
   };
 
+  /** The catalog now, with the session's unknown tool names: sources of changing tools (MCP servers) catch up first, so a tool list they announced changed is in it. */
+  const currentCatalog = async (
+    tools: readonly string[] | undefined,
+    revealed: readonly string[],
+  ): Promise<ToolCatalog & { unknownTools?: UnknownTool[] }> => {
+    await registry.refresh();
+    const catalog = catalogOf(tools, revealed);
+    const unknownTools = unknownToolsOf(tools);
+    return unknownTools.length > 0 ? { ...catalog, unknownTools } : catalog;
+  };
+
   return {
     async loadCatalog({ tools, revealed, knownVersion }) {
-      // Sources of changing tools (MCP servers) catch up first: a tool list they announced changed is in this turn's catalog.
-      await registry.refresh();
-      const catalog = catalogOf(tools, revealed);
+      const catalog = await currentCatalog(tools, revealed);
       // Most turns find the catalog unchanged: then only its version goes into the history.
-      if (catalog.version === knownVersion) return { unchanged: true as const, version: catalog.version };
-      const unknownTools = unknownToolsOf(tools);
-      return unknownTools.length > 0 ? { ...catalog, unknownTools } : catalog;
+      return catalog.version === knownVersion
+        ? { unchanged: true as const, version: catalog.version }
+        : heldCatalog(catalog);
     },
 
     async callModel({
@@ -154,7 +176,8 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       store: sessionStore,
       turn,
       settings,
-      system,
+      system: inlineSystem,
+      systemKey,
       conversation: packedLogKeys,
       log,
       toolset,
@@ -193,15 +216,17 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
         provider: model.provider,
         contextBudgetBytes: resolved.contextBudgetBytes,
       });
-      const { entries, messages, shown } = await reportingStoreFailures(async () => {
+      const { entries, messages, shown, system } = await reportingStoreFailures(async () => {
         await checkSessionStore(store, sessionStore, sessionId);
+        const system =
+          systemKey === undefined ? inlineSystem : await conversation.readText(sessionId, unpackContentKey(systemKey));
         const entries = logKeys
           ? await conversation.readLogKeys(sessionId, logKeys)
           : await conversation.readLog(sessionId, log ?? emptyLog);
         const built = await buildModelMessages(entries, (refs) => conversation.readMessages(sessionId, refs), {
           budgetBytes,
         });
-        return { entries, ...built };
+        return { entries, system, ...built };
       });
       const { contextBudgetBytes: _budget, stream: _stream, ...generation } = resolved.generation;
       const request: ModelRequest = {
@@ -265,6 +290,12 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
           )
         : undefined;
       const sealed = sealing !== undefined && 'value' in sealing ? sealing.value : undefined;
+      // A long system prompt that came inline is stored, for the next calls to name by its key (one
+      // that cannot be stored now comes inline again).
+      const storedSystem =
+        inlineSystem !== undefined && utf8ByteLength(inlineSystem) > inlineSystemPromptBytes
+          ? await conversation.storeText(sessionId, inlineSystem).catch(() => undefined)
+          : undefined;
       const { messages: shownMessages, previewed, omitted, bytes } = shown;
       // Packed for history: what the workflow knows already (the model's calls, the usual values, the log's size) is left out.
       const wholeLog = { messages: entries.length, bytes: entries.reduce((sum, entry) => sum + entry.bytes, 0) };
@@ -275,6 +306,7 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       const { finishReason, ...withoutFinish } = response;
       const packedShown = withoutUsual(fullShown, { ...wholeLog, ...usualContextShown(settings) });
       return {
+        ...(storedSystem === undefined ? {} : { systemKey: packContentKey(storedSystem) }),
         response: finishReason === usualFinishReason(response.toolCalls.length) ? withoutFinish : response,
         assistant: packStoredRef<MessageRef, 'key' | 'bytes'>(assistant, usualAssistantRef(response, runs)),
         ...(packed.length > 0 && packed.every(isPackedAsModelCall) ? {} : { prepared: packed }),
@@ -296,6 +328,14 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       }),
 
     identifyStore: () => reportingStoreFailures(() => readStoreIdentity(store)),
+
+    async beginSession({ sessionId, messages, tools }) {
+      const { store: identity, stored } = await reportingStoreFailures(async () => ({
+        store: await readStoreIdentity(store),
+        stored: messages.length > 0 ? await conversation.storeMessages(sessionId, messages) : [],
+      }));
+      return { store: identity, messages: stored, catalog: heldCatalog(await currentCatalog(tools, [])) };
+    },
 
     awaitStore: (input) => awaitStore(content, input),
 

@@ -2,6 +2,8 @@
 // calls them through (type-only imports, erased from the workflow bundle).
 export { createSessionActivities } from './create-session-activities';
 export type {
+  BeganSession,
+  BeginSessionInput,
   CallModelInput,
   CallModelResult,
   CatalogChangedResult,

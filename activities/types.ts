@@ -1,4 +1,10 @@
-import type { PackedPreparedCall, PackedToolOutcome, ToolCatalog, ToolErrorOutcome } from '../src/dispatch';
+import type {
+  HeldToolCatalog,
+  PackedPreparedCall,
+  PackedToolOutcome,
+  ToolCatalog,
+  ToolErrorOutcome,
+} from '../src/dispatch';
 import type { ConversationLog, ConversationLogKeys, MessageRef } from '../src/session';
 import type { ConversationMessage, ModelResponse, ModelToolSpec, ModelSettings } from '../src/models';
 import type { ContentRef, StoreIdentity } from '../src/store';
@@ -33,11 +39,12 @@ export interface UnknownTool {
 }
 
 /**
- * What {@link SessionActivities.loadCatalog} returns: the turn's catalog (with the names of the
- * session's `tools` the registry does not have, when there are any), or word that the held one is
- * current. A change of unknown names changes the catalog too, so `unchanged` never hides one.
+ * What {@link SessionActivities.loadCatalog} returns: the turn's catalog as the session holds it
+ * (`heldCatalog`: names, and why a tool cannot run; with the names of the session's `tools` the
+ * registry does not have, when there are any), or word that the held one is current. A change of unknown names changes the catalog too, so `unchanged` never hides one.
  */
-export type LoadCatalogResult = (ToolCatalog & { unknownTools?: UnknownTool[] }) | { unchanged: true; version: string };
+export type LoadCatalogResult =
+  (HeldToolCatalog & { unknownTools?: UnknownTool[] }) | { unchanged: true; version: string };
 
 /**
  * The input of an activity a session runs every turn: its session may be left out, as it is the id
@@ -49,7 +56,13 @@ export type TurnActivityInput = Omit<SessionStoreInput, 'sessionId'> & { session
 export interface CallModelInput extends TurnActivityInput {
   turn: number;
   settings: ModelSettings;
+  /** The session's system prompt, inline: while no model call has stored it yet (or it is short). */
   system?: string;
+  /**
+   * The session's system prompt by the key a model call stored it under (packed, `packContentKey`):
+   * a long prompt is sent inline once, then by its key.
+   */
+  systemKey?: string;
   /**
    * The conversation so far, by the keys of its newest segment and of the entries after it, packed
    * (`packContentKey`; the activity reads the rest from the content store); the model's response is
@@ -111,6 +124,11 @@ export type Packed<T, Kept extends keyof T> = Pick<T, Kept> & Partial<T>;
  * preparation. Packed: the workflow reads it with `unpackModelCallResult`.
  */
 export interface CallModelResult {
+  /**
+   * The key (packed) this call stored the system prompt under: when it came inline and is longer
+   * than `inlineSystemPromptBytes`, so the next calls name it by its key.
+   */
+  systemKey?: string;
   /** Without its finish reason when it is the usual one (`usualFinishReason`). */
   response: Omit<ModelResponse, 'finishReason'> & Partial<Pick<ModelResponse, 'finishReason'>>;
   /**
@@ -143,6 +161,25 @@ export interface CatalogChangedResult {
 /** Input of {@link SessionActivities.storeMessages}. */
 export interface StoreMessagesInput extends SessionStoreInput {
   messages: ConversationMessage[];
+}
+
+/** Input of {@link SessionActivities.beginSession}. */
+export interface BeginSessionInput {
+  sessionId: string;
+  /** The first message, to store (none when the session started without one, or with it stored). */
+  messages: ConversationMessage[];
+  /** Tool names the session may use; `undefined` means every registered tool. */
+  tools: string[] | undefined;
+}
+
+/** What {@link SessionActivities.beginSession} returns. */
+export interface BeganSession {
+  /** The identity of this worker's content store, the session's from now on. */
+  store: StoreIdentity;
+  /** The messages, stored there, in order. */
+  messages: MessageRef[];
+  /** The first turn's catalog (as `loadCatalog` gives it). */
+  catalog: HeldToolCatalog & { unknownTools?: UnknownTool[] };
 }
 
 /** Input of {@link SessionActivities.sealLog}. */
@@ -230,6 +267,11 @@ export interface SessionActivities {
   sealLog(input: SealLogInput): Promise<ConversationLog>;
   /** The identity of this worker's content store, which the session records when it starts. */
   identifyStore(input: SessionStoreInput): Promise<StoreIdentity>;
+  /**
+   * A new session's first look at its worker, at once: the identity of its content store (which the
+   * session records), its first message stored there, and the first turn's catalog.
+   */
+  beginSession(input: BeginSessionInput): Promise<BeganSession>;
   /**
    * Resolves once the session's store is back: it takes writes again (or holds `key` again, whole),
    * and is this worker's. Checks every `intervalMs`; rejects with the store's failure when `roundMs`

@@ -11,17 +11,19 @@ import {
 } from '../src/session';
 import type { CarriedSessionState, ResolvedSessionLimits, SessionInput, SessionStatusView } from '../src/session';
 import { utf8ByteLength } from '../src/kernel';
-import { createSession, sealLogIfFull, storeMessages, storeQueuedMessages } from './session';
-import { recordSessionStore } from './wait-for-store';
+import { changeCatalog, createSession, sealLogIfFull, storeMessages, storeQueuedMessages, storedAs } from './session';
+import { beginSessionHere, recordSessionStore } from './wait-for-store';
 
 import type { Session } from './session';
 import { feedView, installFeedHandlers } from './session-feed';
 import { installHandlers } from './session-handlers';
 import { startInput } from './start-input';
 import { sessionSpans } from './session-spans';
+import { isEnding } from './session-state';
 import type { SessionState } from './session-state';
+import { catalogOnChange, currentPatches } from './patches';
 import { statusView, temporalUiView, transcriptView } from './session-views';
-import { appendResults, catalogOnChange, runTurn } from './turn';
+import { appendResults, runTurn } from './turn';
 
 /** Largest turn in progress that continue-as-new carries, in UTF-8 bytes of its JSON. */
 const maxCarriedTurnBytes = 131_072;
@@ -33,15 +35,17 @@ const maxCarriedTurnBytes = 131_072;
  * `idleTimeoutMs`, or (with `closeWhenIdle`) when a run ends with nothing queued.
  */
 export async function agentSession(input: SessionInput): Promise<SessionStatusView> {
+  currentPatches(); // asked first in every run (see patches.ts)
   const session = openSession(startInput(input));
   const { state } = session;
   try {
     catalogOnChange(); // decided before any activity (see catalogOnChange)
-    await recordSessionStore(session);
+    if (currentPatches() && state.store.identity === undefined) await beginNewSession(session);
+    else await recordSessionStore(session);
     if (state.run.inProgress) await runTurns(session);
     for (;;) {
+      if (isEnding(state)) break;
       if (state.queuedMessages.length === 0) {
-        if (state.endRequested || (state.limits.closeWhenIdle && state.counters.runs > 0)) break;
         const woke = await condition(
           () => state.queuedMessages.length > 0 || state.endRequested,
           state.limits.idleTimeoutMs,
@@ -84,8 +88,27 @@ function openSession(input: SessionInput): Session {
     const message = input.firstMessageRef;
     session.emit({ type: 'message_received', text: message.preview, via: 'start', message });
   }
-  if (!state.run.inProgress) ui.publish(state);
+  if (!state.run.inProgress) ui.firstLook(state);
   return session;
+}
+
+/**
+ * A new session's first look at its worker, in one local activity: the identity of its content
+ * store, which the session records (from then on only workers with that store serve it), the
+ * messages queued inline (its first message) stored there, and the first turn's catalog. Runs
+ * recorded before {@link currentPatches} look each up on its own.
+ */
+async function beginNewSession(session: Session): Promise<void> {
+  const { state } = session;
+  const inline = state.queuedMessages.filter((queued): queued is string => typeof queued === 'string');
+  const began = await beginSessionHere(session, {
+    sessionId: state.sessionId,
+    messages: inline.map((text) => ({ role: 'user', text })),
+    tools: state.input.tools,
+  });
+  session.emit({ type: 'store_identified', store: began.store });
+  if (inline.length > 0) session.emit({ type: 'messages_stored', stored: storedAs(inline, began.messages) });
+  changeCatalog(session, began.catalog);
 }
 
 /** The state of a new workflow run: fresh, or what continue-as-new carried. */
@@ -125,6 +148,7 @@ function createSessionState(
     interrupt: undefined,
     endRequested: false,
     store: initialStoreState(carried.store),
+    ...(carried.systemKey === undefined ? {} : { systemKey: carried.systemKey }),
   };
 }
 
@@ -214,5 +238,6 @@ function carriedState({ state, transcript, feed }: Session): CarriedSessionState
     ...(turn === undefined ? {} : { turn: carriedTurn(turn) }),
     usage: state.usage,
     ...(state.store.identity === undefined ? {} : { store: state.store.identity }),
+    ...(state.systemKey === undefined ? {} : { systemKey: state.systemKey }),
   };
 }

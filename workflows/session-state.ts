@@ -1,6 +1,9 @@
 import { beginTurn, endRun, startRun } from '../src/rules';
 import type { CompiledRuleSet, RuleState } from '../src/rules';
 import { recordCall } from './record-call';
+
+// The rules' narrowing of the session's catalog (`narrowing.ts`).
+export { catalogNames, narrowedCatalog } from './narrowing';
 import {
   appendToLog,
   beginTurnInProgress,
@@ -42,6 +45,8 @@ export interface SessionState {
   readonly ruleState: RuleState;
   /** The conversation by reference: its messages live in the content store. */
   readonly log: ConversationLog;
+  /** The key a model call stored the system prompt under; absent while it goes inline. */
+  readonly systemKey?: string;
   /** Messages waiting for their run, oldest first: text as it arrived, or already stored. */
   readonly queuedMessages: readonly (string | MessageRef)[];
   readonly revealedTools: readonly string[];
@@ -132,6 +137,7 @@ export function applyEvent(state: SessionState, event: SessionEvent): void {
       s.stepsThisExecution += 1;
       s.usage = foldUsage(s.usage, event);
       s.log = logWithResponse(s.log, event.message, event.sealed);
+      if (event.systemKey !== undefined) s.systemKey = event.systemKey;
       if (event.prepared.length > 0)
         s.turn = beginTurnInProgress({ turnIndex: s.turnIndex, remaining: event.prepared });
       return;
@@ -230,5 +236,8 @@ export function applyEvent(state: SessionState, event: SessionEvent): void {
 /** The maps of the state are changed in place, here only. */
 const writable = <V>(map: ReadonlyMap<string, V>): Map<string, V> => map as Map<string, V>;
 
-/** The names in this turn's catalog, in catalog order. */
-export const catalogNames = (state: SessionState): string[] => state.catalog.tools.map((tool) => tool.name);
+/** Whether the session ends between runs: nothing is queued, and `endSession` was asked or it closes when idle (after a run). */
+export function isEnding(state: SessionState): boolean {
+  const closes = state.endRequested || (state.limits.closeWhenIdle && state.counters.runs > 0);
+  return closes && state.queuedMessages.length === 0;
+}

@@ -1,5 +1,4 @@
-import { patched, setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
-import { narrow } from '../src/rules';
+import { setCurrentDetails, upsertSearchAttributes, workflowInfo } from '@temporalio/workflow';
 import type { NarrowResult } from '../src/rules';
 import {
   maxCarriedTranscriptEntries,
@@ -9,6 +8,7 @@ import {
   packTranscriptEntry,
   renderCurrentDetails,
   sessionSearchAttributes,
+  toolrailSearchAttributes,
   transcriptPage,
   unpackTranscriptEntry,
 } from '../src/session';
@@ -23,7 +23,8 @@ import type {
   TranscriptPage,
   UnavailableTool,
 } from '../src/session';
-import { catalogNames } from './session-state';
+import { currentPatches, patchedIn } from './patches';
+import { isEnding, narrowedCatalog } from './session-state';
 import type { SessionState } from './session-state';
 
 /** Something that sees every event once the state has applied it. */
@@ -144,13 +145,18 @@ const noticesShown = 3;
  * The session in the Temporal UI: its search attributes (the listed status, so a turn moves none;
  * only those that changed are upserted, so each upsert stays small in history) and a Markdown
  * summary as the workflow's current details (with the latest notices: a signal or update toolrail
- * does not know, a payload it dropped), brought up to date after each event that moves the status
- * and each notice. `publish` shows the state now (a workflow run's first look at it).
+ * does not know, a payload it dropped; and the rules' narrowing of the turn), brought up to date
+ * after each event that moves the status and each notice. `firstLook` shows the state of a
+ * workflow run that begins between runs. A run of this version starts from the search attributes it
+ * was started with (those `ToolrailClient` sets, or the run before it left), and a run after which
+ * the session ends moves the status once, to where it ends; runs recorded before upsert every
+ * attribute at their first look and `idle` before the end, as they did.
  */
-export function temporalUiView(): { onEvent: SessionView; publish: (state: SessionState) => void } {
-  const upserted = new Map<string, unknown>();
+export function temporalUiView(): { onEvent: SessionView; firstLook: (state: SessionState) => void } {
+  const current = currentPatches();
+  const upserted = new Map<string, unknown>(current ? startedWithSearchAttributes() : []);
   // The search attribute shows the listed status (runs recorded before show thinking and running_tools apart).
-  const listed = patched('listed-status-attribute');
+  const listed = patchedIn('listed-status-attribute');
   const notices: string[] = [];
   // Current details are not a workflow command; search attributes are: only events that move the status upsert them.
   const publish = (state: SessionState, detailsOnly = false): void => {
@@ -162,7 +168,7 @@ export function temporalUiView(): { onEvent: SessionView; publish: (state: Sessi
       const changed = changedSearchAttributes(attributes, upserted);
       if (changed.length > 0) upsertSearchAttributes(changed);
     }
-    const narrowed = (): NarrowResult => narrow(state.rules, state.ruleState, catalogNames(state));
+    const narrowed = (): NarrowResult => narrowedCatalog(state);
     const storeProblem = currentStoreProblem(state);
     const view = {
       ...{ status, counters, pendingApprovals, lastRunEnd, runInProgress: run.inProgress, narrowed, notices },
@@ -171,14 +177,25 @@ export function temporalUiView(): { onEvent: SessionView; publish: (state: Sessi
     setCurrentDetails(renderCurrentDetails(storeProblem ? { ...view, storeProblem } : view));
   };
   return {
-    publish,
+    // A run of this version that starts with a message queued shows its details only: the run
+    // begins in this workflow task and moves the status (`ToolrailClient` starts such a session
+    // listed as `running`).
+    firstLook: (state) => publish(state, current && state.queuedMessages.length > 0),
     onEvent(event, state) {
       if (event.type === 'notice') {
         notices.splice(0, Math.max(0, notices.push(event.text) - noticesShown));
         publish(state, true);
+      } else if (event.type === 'run_ended' && current && isEnding(state)) {
+        // `session_ended` follows in this workflow task: it shows the end.
       } else if (publishedAfter.has(event.type)) publish(state);
     },
   };
+}
+
+/** The values of toolrail's search attributes this workflow run started with (absent ones as `null`, as an upsert removes them). */
+function startedWithSearchAttributes(): [string, unknown][] {
+  const { typedSearchAttributes } = workflowInfo();
+  return toolrailSearchAttributes.map((key) => [key.name, typedSearchAttributes.get(key) ?? null]);
 }
 
 /** The answer of the `status` query, and the workflow's result: with the session's store, and why it waits for it. */

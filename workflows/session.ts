@@ -1,7 +1,8 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 import type { CancellationScope } from '@temporalio/workflow';
+import { heldCatalog } from '../src/dispatch';
 import { segmentEntries } from '../src/session';
-import type { MessageRef, SessionEvent } from '../src/session';
+import type { MessageRef, SessionCatalog, SessionEvent } from '../src/session';
 import type { ConversationMessage } from '../src/models';
 import { applyEvent } from './session-state';
 import type { SessionState } from './session-state';
@@ -12,6 +13,8 @@ import { contentWrites, storeOf } from './wait-for-store';
 
 // Every content-store operation of the session waits for the store while it fails (`wait-for-store.ts`).
 export { storeOf, withStore } from './wait-for-store';
+// Which changes of the workflow this run has (`patches.ts`).
+export { catalogOnChange } from './patches';
 // The turn's activities' inputs and results, as history carries them (`turn-activities.ts`).
 export { executeToolInput, modelCallInput, unpackExecutedCall, unpackModelCallResult } from './turn-activities';
 export type { ModelCallResult } from './turn-activities';
@@ -116,10 +119,38 @@ export async function storeQueuedMessages(session: Session): Promise<void> {
       inline.map((text) => ({ role: 'user', text })),
     );
     // Messages that arrived while these were stored stay inline for the next round.
-    const stored = inline.flatMap((text, index) => {
-      const message = refs[index];
-      return message ? [{ text, message }] : [];
-    });
-    session.emit({ type: 'messages_stored', stored });
+    session.emit({ type: 'messages_stored', stored: storedAs(inline, refs) });
   }
+}
+
+/**
+ * The session's catalog is now `catalog` (the session holds its names, `heldCatalog`); names in its
+ * `tools` the worker lacks are said when they change.
+ */
+export function changeCatalog(session: Session, catalog: SessionCatalog): void {
+  const before = session.state.catalog.unknownTools ?? [];
+  session.emit({ type: 'catalog_changed', catalog: heldCatalog(catalog) });
+  const unknownTools = catalog.unknownTools ?? [];
+  // A name in `tools` the worker lacks is said once, when the set of such names changes (it may come with a later worker).
+  if (
+    unknownTools.length > 0 &&
+    unknownTools.map(({ name }) => name).join() !== before.map(({ name }) => name).join()
+  ) {
+    const named = unknownTools.map(({ name, nearest }) =>
+      nearest ? `"${name}" (did you mean "${nearest}"?)` : `"${name}"`,
+    );
+    const text = `[toolrail] the session's tools name ${named.join(', ')}, which this worker does not have: the session goes on without ${unknownTools.length === 1 ? 'it' : 'them'}`;
+    session.emit({ type: 'notice', text });
+  }
+}
+
+/** Queued texts and the references they were stored under, in order (what `messages_stored` says). */
+export function storedAs(
+  texts: readonly string[],
+  refs: readonly MessageRef[],
+): { text: string; message: MessageRef }[] {
+  return texts.flatMap((text, index) => {
+    const message = refs[index];
+    return message ? [{ text, message }] : [];
+  });
 }

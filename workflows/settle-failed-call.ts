@@ -1,10 +1,11 @@
-import { CancellationScope, patched, proxyLocalActivities } from '@temporalio/workflow';
+import { CancellationScope, proxyLocalActivities } from '@temporalio/workflow';
 import { mayHaveLostCompletion, outcomeFromActivityFailure } from '../src/dispatch';
 import type { PreparedCall } from '../src/dispatch';
 import type { DispatchedCall } from '../src/session';
 import type { ExecutedCall, SessionActivities } from '../activities';
 import { storeOf, unpackExecutedCall, withStore } from './session';
 import type { Session } from './session';
+import { patchedIn } from './patches';
 
 /**
  * The outcome of a call whose activity failed: cancelled by an interrupt or a failing sibling, a
@@ -22,9 +23,6 @@ export function settleFailedCall(
   return { outcome: outcomeFromActivityFailure(prepared, error, cancelledBy) };
 }
 
-/** Marks the workflow code that looks up the record of a timed-out call (histories before it never do). */
-const recoverLostCompletionsPatch = 'recover-lost-tool-completions';
-
 /**
  * A call that runs once timed out after it started: it may have finished while its completion never
  * reached the server (the server was down when the worker reported it, or the worker died after the
@@ -40,7 +38,8 @@ async function recoverLostCompletion(
   prepared: PreparedCall,
   error: unknown,
 ): Promise<DispatchedCall> {
-  if (!patched(recoverLostCompletionsPatch)) return { outcome: outcomeFromActivityFailure(prepared, error, undefined) };
+  if (!patchedIn('recover-lost-tool-completions'))
+    return { outcome: outcomeFromActivityFailure(prepared, error, undefined) };
   const { sessionId } = session.state;
   const { callId, toolName } = prepared;
   const input = { sessionId, ...storeOf(session.state), turn, callId };

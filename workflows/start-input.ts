@@ -1,10 +1,8 @@
-import { ApplicationFailure, patched, workflowInfo } from '@temporalio/workflow';
+import { ApplicationFailure, workflowInfo } from '@temporalio/workflow';
 import { toolrailVersion } from '../src/kernel';
 import { buildSessionStartInputSchema, checkSessionInput, refusedInputMessage } from '../src/session';
 import type { SessionInput } from '../src/session';
-
-/** Sessions whose first run began before the start input was checked replay without the check. */
-const startInputCheckPatch = 'toolrail-start-input-checked';
+import { patchedIn } from './patches';
 
 /**
  * The input this workflow run starts from. The first run of a session checks its start input
@@ -16,7 +14,7 @@ const startInputCheckPatch = 'toolrail-start-input-checked';
  * the previous run carried over.
  */
 export function startInput(input: SessionInput | undefined): SessionInput {
-  if (workflowInfo().continuedFromExecutionRunId !== undefined || !patched(startInputCheckPatch))
+  if (workflowInfo().continuedFromExecutionRunId !== undefined || !patchedIn('toolrail-start-input-checked'))
     return input as SessionInput;
   // Checked once, at the edge: the check builds about 200 zod schemas, which would cost each session
   // start some milliseconds of the worker's CPU and its cached session their memory.

@@ -5,8 +5,8 @@ import {
   unpackToolOutcome,
   visibleToolMask,
 } from '../src/dispatch';
-import type { PackedPreparedCall, PreparedCall, ToolErrorOutcome } from '../src/dispatch';
-import { packContentKey, withUsual } from '../src/kernel';
+import type { PackedPreparedCall, PreparedCall, ToolCatalog, ToolErrorOutcome } from '../src/dispatch';
+import { packContentKey, unpackContentKey, withUsual } from '../src/kernel';
 import { readsOutput } from '../src/rules';
 import {
   conversationLogKeys,
@@ -38,16 +38,21 @@ import { storeOf } from './wait-for-store';
  * The model call's input: the conversation by the keys of its newest segment and of the messages
  * after it, and the visible tools by the catalog's version and a mask of the visible ones (with
  * the session's tool filter and revealed tools, when it has any), so it does not grow with the log
- * or the tools. `inline`: the tools go whole, with the catalog's names (a turn whose catalog changed
- * under it asks again so, and a catalog that keeps changing cannot hold it up).
+ * or the tools. `inline`: the catalog a model call returned because the worker's had changed; the
+ * visible tools then go whole from it, with its names (a turn whose catalog changed under it asks
+ * again so, and a catalog that keeps changing cannot hold it up).
  */
-export function modelCallInput(state: SessionState, visible: readonly string[], inline: boolean): CallModelInput {
+export function modelCallInput(
+  state: SessionState,
+  visible: readonly string[],
+  inline: ToolCatalog | undefined,
+): CallModelInput {
   const shown = new Set(visible);
   const catalog = catalogNames(state);
   const mask = visibleToolMask(catalog, shown);
   const tools = inline
     ? {
-        tools: state.catalog.tools
+        tools: inline.tools
           .filter((tool) => shown.has(tool.name))
           .map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
         catalog,
@@ -65,7 +70,12 @@ export function modelCallInput(state: SessionState, visible: readonly string[], 
     ...storeOf(state),
     turn: state.turnIndex,
     settings: state.input.model,
-    ...(state.input.systemPrompt ? { system: state.input.systemPrompt } : {}),
+    // A long system prompt goes inline until a model call stored it, then by its key.
+    ...(state.systemKey !== undefined
+      ? { systemKey: packContentKey(state.systemKey) }
+      : state.input.systemPrompt
+        ? { system: state.input.systemPrompt }
+        : {}),
     conversation: packedLogKeys(state.log),
     ...tools,
     // Left out when false, as the activity reads it.
@@ -81,6 +91,8 @@ function packedLogKeys(log: ConversationLog): ConversationLogKeys {
 
 /** The model call's result as the workflow reads it: every packed field filled back in. */
 export interface ModelCallResult {
+  /** The key the call stored the system prompt under (it came inline, and is long). */
+  systemKey?: string;
   response: CallModelResult['response'];
   assistant: MessageRef;
   shown: ModelContextView;
@@ -108,6 +120,7 @@ export function unpackModelCallResult(
   };
   const callsRun = modelFinishOutcome(response.finishReason, response.toolCalls.length).kind === 'calls';
   return {
+    ...(result.systemKey === undefined ? {} : { systemKey: unpackContentKey(result.systemKey) }),
     response,
     assistant: unpackStoredRef<MessageRef>(assistant, usualAssistantRef(response, callsRun)),
     shown: withUsual<ModelContextView>(shown ?? {}, {

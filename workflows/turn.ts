@@ -4,20 +4,29 @@ import {
   ApplicationFailure,
   CancellationScope,
   isCancellation,
-  patched,
   proxyActivities,
   proxyLocalActivities,
 } from '@temporalio/workflow';
-import { ReasonCode, checkEnd, narrow } from '../src/rules';
+import { ReasonCode, checkEnd } from '../src/rules';
 import { toolResultMessage } from '../src/dispatch';
+import type { ToolCatalog } from '../src/dispatch';
 import { modelFinishDetail, modelFinishOutcome } from '../src/session';
-import type { RunEndReason, SessionCatalog } from '../src/session';
+import type { RunEndReason } from '../src/session';
 import { previewOf } from '../src/kernel';
 import type { CatalogChangedResult, SessionActivities } from '../activities';
 import { runBatch } from './batch';
-import { modelCallInput, sealLogIfFull, storeMessages, traced, unpackModelCallResult, withStore } from './session';
+import {
+  catalogOnChange,
+  changeCatalog,
+  modelCallInput,
+  sealLogIfFull,
+  storeMessages,
+  traced,
+  unpackModelCallResult,
+  withStore,
+} from './session';
 import type { ModelCallResult, Session } from './session';
-import { catalogNames } from './session-state';
+import { narrowedCatalog } from './session-state';
 
 /** Model failures that mean the session itself is misconfigured: they fail the workflow loudly. */
 const fatalModelErrors = new Set(['SCRIPT_EXHAUSTED', 'CONFIGURATION']);
@@ -46,9 +55,9 @@ export async function* runTurn(session: Session): AsyncGenerator<void, RunEnd> {
     // have changed since, the model call brings the current one back instead of an answer, and the
     // turn narrows that one (then its tools go whole, so a catalog that keeps changing never holds it up).
     let result: Awaited<ReturnType<typeof callModelInterruptibly>>;
-    for (let attempt = 0; ; attempt++) {
-      const catalog = catalogNames(state);
-      const { visible, hidden, ended } = narrow(state.rules, state.ruleState, catalog);
+    let returned: ToolCatalog | undefined;
+    for (;;) {
+      const { visible, hidden, ended } = narrowedCatalog(state);
       session.emit({ type: 'tools_narrowed', visible, hidden });
       if (ended)
         return {
@@ -57,9 +66,10 @@ export async function* runTurn(session: Session): AsyncGenerator<void, RunEnd> {
         };
       // Model: an interrupt cancels the call's scope (see `interruptRun`).
       session.emit({ type: 'model_call_started', tools: visible.length });
-      result = await callModelInterruptibly(session, visible, attempt > 0);
+      result = await callModelInterruptibly(session, visible, returned);
       if (!('catalogChanged' in result)) break;
-      changeCatalog(session, result.catalogChanged);
+      returned = result.catalogChanged;
+      changeCatalog(session, returned);
     }
     if ('interrupted' in result) {
       session.emit({ type: 'model_call_failed', interrupted: true });
@@ -69,7 +79,7 @@ export async function* runTurn(session: Session): AsyncGenerator<void, RunEnd> {
       session.emit({ type: 'model_call_failed', interrupted: false, error: result.failed });
       return { reason: 'model_error', detail: result.failed };
     }
-    const { response, prepared, assistant, sealed } = result;
+    const { response, prepared, assistant, sealed, systemKey } = result;
     const { finishReason, rawFinishReason, usage } = response;
     session.emit({
       type: 'model_responded',
@@ -83,6 +93,7 @@ export async function* runTurn(session: Session): AsyncGenerator<void, RunEnd> {
       ...(rawFinishReason === undefined ? {} : { rawFinishReason }),
       ...(usage === undefined ? {} : { usage }),
       ...(sealed ? { sealed } : {}),
+      ...(systemKey === undefined ? {} : { systemKey }),
     });
     const sealing = sealLogIfFull(session);
     if (sealing) await sealing;
@@ -170,29 +181,11 @@ async function refreshCatalog(session: Session): Promise<void> {
   if (!('unchanged' in loaded)) changeCatalog(session, loaded);
 }
 
-/** The session's catalog is now `catalog`; names in its `tools` the worker lacks are said when they change. */
-function changeCatalog(session: Session, catalog: SessionCatalog): void {
-  const before = session.state.catalog.unknownTools ?? [];
-  session.emit({ type: 'catalog_changed', catalog });
-  const unknownTools = catalog.unknownTools ?? [];
-  // A name in `tools` the worker lacks is said once, when the set of such names changes (it may come with a later worker).
-  if (
-    unknownTools.length > 0 &&
-    unknownTools.map(({ name }) => name).join() !== before.map(({ name }) => name).join()
-  ) {
-    const named = unknownTools.map(({ name, nearest }) =>
-      nearest ? `"${name}" (did you mean "${nearest}"?)` : `"${name}"`,
-    );
-    const text = `[toolrail] the session's tools name ${named.join(', ')}, which this worker does not have: the session goes on without ${unknownTools.length === 1 ? 'it' : 'them'}`;
-    session.emit({ type: 'notice', text });
-  }
-}
-
 /** The model call (input: `modelCallInput`) in a cancellation scope that an interrupt cancels; a failure comes back with its message. */
 async function callModelInterruptibly(
   session: Session,
   visible: readonly string[],
-  inline: boolean,
+  inline: ToolCatalog | undefined,
 ): Promise<ModelCallResult | CatalogChangedResult | { interrupted: true } | { failed: string }> {
   const { state, scopes } = session;
   const scope = new CancellationScope();
@@ -214,13 +207,6 @@ async function callModelInterruptibly(
     scopes.model = undefined;
   }
 }
-
-/**
- * Whether this workflow run looks the catalog up only when it has none (histories before it look it
- * up every turn). `agentSession` asks first, before any activity: a patch first asked for after a
- * local activity may be asked in another workflow task on replay than it was recorded in.
- */
-export const catalogOnChange = (): boolean => patched('catalog-on-change');
 
 /** The end the rule engine recorded (a terminal tool, the turn limit, an accepted answer), as the run's end. */
 function engineEnd({ state }: Session, reason: RunEndReason): RunEnd {

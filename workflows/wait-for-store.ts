@@ -1,21 +1,12 @@
-import {
-  ActivityFailure,
-  ApplicationFailure,
-  patched,
-  proxyActivities,
-  proxyLocalActivities,
-} from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import { isStoreFailureType, namingSessionStore } from '../src/session';
 import { storeFingerprint } from '../src/kernel';
 import type { SessionEvent, StoreFailureDetails, StoreProblem } from '../src/session';
-import type { SessionActivities } from '../activities';
+import type { BeganSession, BeginSessionInput, SessionActivities } from '../activities';
 import type { SessionState } from './session-state';
+import { patchedIn } from './patches';
 import { workflowNow } from './workflow-now';
 
-/** Marks the workflow code that waits for the content store (histories before it failed instead). */
-const waitForStorePatch = 'toolrail-wait-for-store';
-/** Marks the workflow code that records the session's store when it starts. */
-const storeIdentityPatch = 'toolrail-store-identity';
 /** Longest pause before trying an operation again after it failed once the store seemed back, in milliseconds. */
 const maxRetryPauseMs = 60_000;
 /** How long one `awaitStore` check runs before it reports the newest error (and is asked again), in milliseconds. */
@@ -58,7 +49,7 @@ export async function withStore<T>(
         return await (onAnotherWorker && elsewhere !== undefined ? elsewhere() : operation());
       } catch (error) {
         const failure = storeFailureOf(error);
-        if (failure === undefined || !patched(waitForStorePatch)) throw error;
+        if (failure === undefined || !patchedIn('toolrail-wait-for-store')) throw error;
         wait = showWait(session, wait, failure);
         if (failure.code === 'STORE_MISMATCH' && elsewhere !== undefined && !onAnotherWorker) {
           onAnotherWorker = true;
@@ -156,9 +147,14 @@ export function storeOf(state: SessionState): { store?: string } {
  */
 export async function recordSessionStore(session: StoreWaiter): Promise<void> {
   const { state } = session;
-  if (state.store.identity !== undefined || !patched(storeIdentityPatch)) return;
+  if (state.store.identity !== undefined || !patchedIn('toolrail-store-identity')) return;
   const store = await withStore(session, () => content.identifyStore({ sessionId: state.sessionId }));
   session.emit({ type: 'store_identified', store });
+}
+
+/** A new session's first look at its worker (`beginSession`: its store, first message, catalog), waiting for the store while it fails. */
+export function beginSessionHere(session: StoreWaiter, input: BeginSessionInput): Promise<BeganSession> {
+  return withStore(session, () => content.beginSession(input));
 }
 
 /**

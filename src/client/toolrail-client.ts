@@ -8,6 +8,7 @@ import {
   listedSessionStatuses,
   listedStatus,
   modelLabel,
+  newSessionSearchAttributes,
   sendUserMessageUpdate,
   toolrailStatusKey,
   toolrailTotalTokensKey,
@@ -145,7 +146,9 @@ export class ToolrailClient {
       taskQueue: taskQueue ?? this.taskQueue,
       workflowId,
       args: [args],
-      typedSearchAttributes: [{ key: toolrailStatusKey, value: 'idle' }],
+      typedSearchAttributes: newSessionSearchAttributes({
+        running: args.firstMessage !== undefined || args.firstMessageRef !== undefined,
+      }),
       staticSummary: `toolrail session (${modelLabel(input.model)})`,
     });
     return new SessionHandle(handle, this.#content);
@@ -177,7 +180,8 @@ export class ToolrailClient {
       args: [{ ...checked.input, checkedBy: toolrailVersion }],
       workflowIdConflictPolicy: 'USE_EXISTING',
       workflowIdReusePolicy: ifEnded === 'start-new' ? 'ALLOW_DUPLICATE' : 'REJECT_DUPLICATE',
-      typedSearchAttributes: [{ key: toolrailStatusKey, value: 'idle' }],
+      // Its message arrives as an update, after the workflow's first look: it starts `idle`.
+      typedSearchAttributes: newSessionSearchAttributes({ running: false }),
       staticSummary: `toolrail session (${modelLabel(input.model)})`,
     });
     const sent = await this.temporal.workflow.executeUpdateWithStart(sendUserMessageUpdate, {

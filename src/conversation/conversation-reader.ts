@@ -27,6 +27,10 @@ export interface ConversationReader {
    * sealed.
    */
   sealAfter(sessionId: string, head: string | null, entries: readonly MessageRef[]): Promise<ContentRef>;
+  /** Writes `text` (UTF-8) and returns its key: a session's system prompt, named by its key from then on. */
+  storeText(sessionId: string, text: string): Promise<string>;
+  /** The text stored under `key` by {@link ConversationReader.storeText}. */
+  readText(sessionId: string, key: string): Promise<string>;
 }
 
 /**
@@ -130,6 +134,21 @@ export function createConversationReader(
       };
       cache.set(`${sessionId}\u0000${key}`, cached, bytes.length);
       return { key, bytes: bytes.length, preview: '' };
+    },
+    async storeText(sessionId, text) {
+      const bytes = new TextEncoder().encode(text);
+      const key = await content.put(sessionId, bytes);
+      cache.set(`${sessionId}\u0000${key}`, text, bytes.length);
+      return key;
+    },
+    async readText(sessionId, key) {
+      const cacheKey = `${sessionId}\u0000${key}`;
+      const cached = cache.get(cacheKey) as string | undefined;
+      if (cached !== undefined) return cached;
+      const bytes = await content.get(sessionId, key);
+      const text = new TextDecoder().decode(bytes);
+      cache.set(cacheKey, text, bytes.length);
+      return text;
     },
     async sealTail(sessionId, log) {
       if (log.tail.length === 0) return log;

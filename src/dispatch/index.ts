@@ -32,7 +32,8 @@ export type { PreparedCallRefusal, UnapprovedDecision } from './refuse-prepared-
 export { renderToolOutcome, toolResultMessage } from './render-tool-outcome';
 export { shouldRetryToolOutcome } from './should-retry-tool-outcome';
 export type { ShouldRetryToolOutcomeOptions } from './should-retry-tool-outcome';
-export type { CatalogTool, CatalogToolFlags, ToolCatalog } from './tool-catalog';
+export type { CatalogTool, CatalogToolFlags, HeldToolCatalog, ToolCatalog } from './tool-catalog';
+export { heldCatalog } from './tool-catalog';
 export { isToolErrorCode, ToolErrorCode } from './tool-error-code';
 export type { ToolIssue } from './tool-issue';
 export type { ToolErrorOutcome, ToolOutcome, ToolResultOutcome } from './tool-outcome';

@@ -48,3 +48,22 @@ export interface ToolCatalog {
   /** Names of deferred tools that are registered and enabled but not revealed yet, sorted. */
   readonly hiddenDeferredTools: readonly string[];
 }
+
+/**
+ * A catalog as a session's workflow holds it: each tool's name, and why it cannot run now when it
+ * cannot. The rules and the views need no more; the model call builds the rest from the worker's
+ * registry by the catalog's `version`. A fraction of the catalog's size in history and in memory.
+ */
+export interface HeldToolCatalog {
+  readonly version: string;
+  readonly tools: readonly Pick<CatalogTool, 'name' | 'unavailable'>[];
+  readonly hiddenDeferredTools: readonly string[];
+}
+
+/** What a session's workflow holds of `catalog` (see {@link HeldToolCatalog}); its other fields as they are. */
+export function heldCatalog<T extends HeldToolCatalog>(catalog: T): Omit<T, 'tools'> & HeldToolCatalog {
+  const tools = catalog.tools.map(({ name, unavailable }) =>
+    unavailable === undefined ? { name } : { name, unavailable },
+  );
+  return { ...catalog, tools };
+}

@@ -57,7 +57,11 @@ export {
 } from './session-messages';
 export type { SessionMessageKind } from './session-messages';
 export type { ApproveToolCallInput, InterruptInput, SentUserMessage, UserMessageInput } from './session-messages';
-export { changedSearchAttributes, sessionSearchAttributes } from './session-search-attributes';
+export {
+  changedSearchAttributes,
+  newSessionSearchAttributes,
+  sessionSearchAttributes,
+} from './session-search-attributes';
 export type { SessionSearchSource } from './session-search-attributes';
 export { listedSessionStatuses, listedStatus, SessionStatus } from './session-status';
 export type { ListedSessionStatus, RunEndReason } from './session-status';

@@ -1,5 +1,5 @@
 import type { Reason } from '../rules';
-import type { PreparedCall, ToolCatalog, ToolErrorOutcome, ToolOutcome } from '../dispatch';
+import type { HeldToolCatalog, PreparedCall, ToolErrorOutcome, ToolOutcome } from '../dispatch';
 import type { ConversationLog, MessageRef } from './conversation-log';
 import type { RunEndReason } from './session-status';
 import type { ModelContextView, PendingApproval } from './session-views';
@@ -26,8 +26,11 @@ export interface UnknownToolName {
   nearest?: string;
 }
 
-/** The worker's tool catalog for a session, with the names in the session's `tools` the worker does not have (when there are any). */
-export type SessionCatalog = ToolCatalog & { unknownTools?: UnknownToolName[] };
+/**
+ * The worker's tool catalog as the session holds it (`HeldToolCatalog`: names, and why a tool cannot
+ * run), with the names in the session's `tools` the worker does not have (when there are any).
+ */
+export type SessionCatalog = HeldToolCatalog & { unknownTools?: UnknownToolName[] };
 
 /** How the approval of one call ended. */
 export type ApprovalDecision = 'approved' | 'denied' | 'timed_out' | 'interrupted';
@@ -90,6 +93,8 @@ export type SessionEvent =
       finishReason?: ModelFinishReason;
       rawFinishReason?: string;
       usage?: ModelUsage;
+      /** The key the model call stored the session's system prompt under, the first time one did. */
+      systemKey?: string;
     }
   /** Text a streaming model call wrote so far (one batch of deltas from the worker; `seq` counts an attempt's batches from 1). */
   | { type: 'model_text'; turn: number; attempt: number; seq: number; text: string }

@@ -108,6 +108,8 @@ export interface CarriedSessionState {
   feed?: CarriedFeed;
   /** The identity of the session's content store, recorded when it started. */
   store?: StoreIdentity;
+  /** The key a model call stored the session's system prompt under (absent: it goes inline). */
+  systemKey?: string;
 }
 
 /** A turn continue-as-new interrupted: its calls that have no outcome yet, in call order. */

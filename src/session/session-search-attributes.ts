@@ -1,4 +1,4 @@
-import type { SearchAttributeUpdatePair } from '@temporalio/common';
+import type { SearchAttributePair, SearchAttributeUpdatePair } from '@temporalio/common';
 import {
   toolrailBlockedCallsKey,
   toolrailLastToolKey,
@@ -32,6 +32,20 @@ export function sessionSearchAttributes(session: SessionSearchSource): SearchAtt
     { key: toolrailBlockedCallsKey, value: session.counters.blockedCalls },
     { key: toolrailPendingApprovalsKey, value: session.pendingApprovals.length },
     { key: toolrailTotalTokensKey, value: totalTokens(session.usage.session) },
+  ];
+}
+
+/**
+ * The search attributes a session starts with (no tool yet, every count zero; `running` when it
+ * starts with a message, which it runs at once, else `idle`): what `ToolrailClient` starts it
+ * with, so its workflow upserts none of them until they change.
+ */
+export function newSessionSearchAttributes({ running }: { running: boolean }): SearchAttributePair[] {
+  return [
+    { key: toolrailStatusKey, value: running ? 'running' : 'idle' },
+    { key: toolrailBlockedCallsKey, value: 0 },
+    { key: toolrailPendingApprovalsKey, value: 0 },
+    { key: toolrailTotalTokensKey, value: 0 },
   ];
 }
 

@@ -59,6 +59,27 @@ const expectedHistories: Record<string, { includes: string[]; endsWith: string }
   'continue-as-new-first-run.json': { includes: [], endsWith: 'WORKFLOW_EXECUTION_CONTINUED_AS_NEW' },
   'continue-as-new-second-run.json': { includes: [], endsWith: 'WORKFLOW_EXECUTION_CONTINUED_AS_NEW' },
   'continue-as-new-last-run.json': { includes: [], endsWith: 'WORKFLOW_EXECUTION_COMPLETED' },
+  // Recorded after a new run records one marker for every patch (`currentPatches`), begins a new
+  // session in one local activity and upserts only the search attributes that changed.
+  'ticket-flow-session-patches.json': {
+    includes: ['MARKER_RECORDED', 'ACTIVITY_TASK_COMPLETED', 'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES'],
+    endsWith: 'WORKFLOW_EXECUTION_COMPLETED',
+  },
+  'approval-session-patches.json': {
+    includes: ['WORKFLOW_EXECUTION_UPDATE_ACCEPTED', 'WORKFLOW_EXECUTION_UPDATE_COMPLETED', 'TIMER_CANCELED'],
+    endsWith: 'WORKFLOW_EXECUTION_COMPLETED',
+  },
+  'other-clients-session-patches.json': {
+    includes: ['MARKER_RECORDED', 'WORKFLOW_EXECUTION_SIGNALED', 'WORKFLOW_EXECUTION_UPDATE_ACCEPTED'],
+    endsWith: 'WORKFLOW_EXECUTION_COMPLETED',
+  },
+  'continue-as-new-first-run-session-patches.json': { includes: [], endsWith: 'WORKFLOW_EXECUTION_CONTINUED_AS_NEW' },
+  'continue-as-new-second-run-session-patches.json': { includes: [], endsWith: 'WORKFLOW_EXECUTION_CONTINUED_AS_NEW' },
+  'continue-as-new-last-run-session-patches.json': { includes: [], endsWith: 'WORKFLOW_EXECUTION_COMPLETED' },
+  'store-outage-session-patches.json': {
+    includes: ['MARKER_RECORDED', 'ACTIVITY_TASK_SCHEDULED'],
+    endsWith: 'WORKFLOW_EXECUTION_COMPLETED',
+  },
   'store-outage.json': {
     includes: ['MARKER_RECORDED', 'ACTIVITY_TASK_SCHEDULED'],
     endsWith: 'WORKFLOW_EXECUTION_COMPLETED',
@@ -89,6 +110,15 @@ describe('recorded session histories', () => {
       return name === undefined ? [] : [name];
     });
     expect(scheduled.filter((name) => name === 'awaitStore')).toHaveLength(2);
+    // A run this version started records one patch marker, whatever the patches it has.
+    for (const file of files.filter((name) => name.endsWith('-session-patches.json'))) {
+      const patchMarkers = readHistory(file).events.filter(
+        (event) =>
+          (event as { markerRecordedEventAttributes?: { markerName?: string } }).markerRecordedEventAttributes
+            ?.markerName === 'core_patch',
+      );
+      expect(patchMarkers, file).toHaveLength(1);
+    }
     // The parallel batch's three calls were scheduled by one workflow task.
     expect(eventTypeNames(readHistory('parallel-batch.json')).join(' ')).toContain(
       'ACTIVITY_TASK_SCHEDULED ACTIVITY_TASK_SCHEDULED ACTIVITY_TASK_SCHEDULED',

@@ -88,7 +88,7 @@ describe('session statuses tell the truth', () => {
     });
   });
 
-  it('lists a session at work as running while its status query says which, and moves no search attribute within a run', async () => {
+  it('lists a session at work as running while its status query says which, and moves its status attribute only when the session ends', async () => {
     const probe = new ToolProbe();
     const model = createScriptedModel([
       toolCallResponse('echo', { word: 'one' }),
@@ -117,14 +117,29 @@ describe('session statuses tell the truth', () => {
       await expect(client.listSessions({ status: 'thinking' as never })).rejects.toThrow(/running/);
       probe.release('held');
       expect(await session.result()).toMatchObject({ status: 'completed', counters: { toolCalls: 3 } });
-      // Four turns moved the status between thinking and running_tools; the attribute moved when the run began, when it ended, and when the session did.
-      const { events } = await session.workflow.fetchHistory();
-      const statusUpserts = (events ?? []).flatMap((event) => {
-        const fields = event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields;
-        const payload = fields?.['ToolrailStatus'];
-        return payload?.data ? [JSON.parse(new TextDecoder().decode(payload.data)) as string] : [];
-      });
-      expect(statusUpserts).toEqual(['idle', 'running', 'idle', 'completed']);
+      // Four turns moved the status between thinking and running_tools. The session started listed
+      // as running (it had a message to run) with its counts at zero: the workflow upserts what
+      // changed, its last tool once and its end, and its history holds one patch marker (with the
+      // SDK's one upsert of it) and one local activity at the start (store, first message, catalog).
+      const events = (await session.workflow.fetchHistory()).events ?? [];
+      const upserted = events.map((event) =>
+        Object.fromEntries(
+          Object.entries(
+            event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {},
+          ).map(([name, payload]) => [
+            name,
+            JSON.parse(new TextDecoder().decode(payload.data ?? new Uint8Array())) as unknown,
+          ]),
+        ),
+      );
+      expect(upserted.filter((fields) => Object.keys(fields).length > 0)).toEqual([
+        { TemporalChangeVersion: ['toolrail-session-patches-2026-11'] },
+        { ToolrailLastTool: 'echo' },
+        { ToolrailLastTool: 'work' },
+        { ToolrailStatus: 'completed' },
+      ]);
+      const markers = events.flatMap((event) => event.markerRecordedEventAttributes?.markerName ?? []);
+      expect(markers).toEqual(['core_patch', 'core_local_activity']);
     });
   });
 

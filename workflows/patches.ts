@@ -1,0 +1,53 @@
+import { patched } from '@temporalio/workflow';
+
+/**
+ * The changes of the session workflow that histories recorded before them replay without, by the
+ * id of the `patched()` marker each one wrote. Each entry says what a history without it does.
+ */
+export type SessionPatch =
+  /** The first run checks its start input (before: taken as it came). */
+  | 'toolrail-start-input-checked'
+  /** `ToolrailStatus` holds the listed status (before: `thinking` and `running_tools` apart). */
+  | 'listed-status-attribute'
+  /** The catalog is looked up only when the run has none (before: every turn). */
+  | 'catalog-on-change'
+  /** A new session records its content store's identity (before: none recorded). */
+  | 'toolrail-store-identity'
+  /** The session waits for a failing content store (before: the workflow task failed). */
+  | 'toolrail-wait-for-store'
+  /** A timed-out run-once call's outcome is read from its record (before: reported as a timeout). */
+  | 'recover-lost-tool-completions';
+
+/**
+ * The one marker a run of this version writes for every {@link SessionPatch}, and for what came
+ * with it (the Temporal UI brought up to date once per workflow task): a new run records it
+ * alone, not six markers and the six `TemporalChangeVersion` upserts the SDK adds to them (about
+ * 1 KB of history and 8 events at each run's start). A history recorded before it has the
+ * markers of its own patches, and replays by them.
+ */
+const sessionPatchesOf202611 = 'toolrail-session-patches-2026-11';
+
+/**
+ * Whether this run has the change `patch` marks: every run this version starts has them all (one
+ * marker, {@link sessionPatchesOf202611}, asked first in each run, see {@link currentPatches});
+ * a run recorded before answers by the change's own marker, as `patched(patch)` did.
+ */
+export function patchedIn(patch: SessionPatch): boolean {
+  return currentPatches() || patched(patch);
+}
+
+/**
+ * Whether this run was started by this version (or later): its history holds
+ * {@link sessionPatchesOf202611}. The session workflow asks first thing in every run, so the
+ * marker is the run's first command in a new run and a replay decides the same.
+ */
+export function currentPatches(): boolean {
+  return patched(sessionPatchesOf202611);
+}
+
+/**
+ * Whether this run looks the catalog up only when it has none (histories before it look it up every
+ * turn). `agentSession` asks first, before any activity: a patch first asked for after a local
+ * activity may be asked in another workflow task on replay than it was recorded in.
+ */
+export const catalogOnChange = (): boolean => patchedIn('catalog-on-change');
