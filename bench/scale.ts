@@ -8,7 +8,7 @@ import { startDevServer } from '../src/devserver/start-dev-server';
 import type { CompiledRuleSet } from '../src/rules';
 import type { bareSession } from './scale/bare-workflows';
 import { emptyRules } from './dispatch/measure-on-server';
-import { findProcess, loadLine, processCpuMs } from './scale/process-stats';
+import { findProcess, loadLine, processCpuMs, untilIdle } from './scale/process-stats';
 import { readHistories } from './scale/scale-histories';
 import { scaleModelName } from './scale/scale-tool';
 import { startScaleWorker } from './scale/scale-workers';
@@ -115,6 +115,8 @@ async function measureRound(
   run: (id: string) => Promise<void>,
   client: Client,
 ): Promise<ScaleRound> {
+  // The server finishes what the round before left (its activities' timers, visibility writes) first.
+  if (serverPid !== undefined) await untilIdle(serverPid);
   const before = await worker.stats();
   const serverBefore = serverPid === undefined ? undefined : processCpuMs(serverPid);
   let rssPeak = before.rss;

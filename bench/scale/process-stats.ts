@@ -46,3 +46,22 @@ export function loadLine(): string {
     return 'load average unknown';
   }
 }
+
+/**
+ * Resolves once process `pid` is nearly idle: under `idleMsPerSecond` of CPU in each of two
+ * consecutive seconds (or after `maxMs`). The scale benchmark waits so before each measured round,
+ * so that what the server still does for the round before it (timers of its activities firing,
+ * visibility writes) is not counted against the next one. Returns how long it waited, in ms.
+ */
+export async function untilIdle(pid: number, { idleMsPerSecond = 50, maxMs = 90_000 } = {}): Promise<number> {
+  const started = Date.now();
+  let quietSeconds = 0;
+  while (quietSeconds < 2 && Date.now() - started < maxMs) {
+    const before = processCpuMs(pid);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const after = processCpuMs(pid);
+    if (before === undefined || after === undefined) return Date.now() - started;
+    quietSeconds = after - before < idleMsPerSecond ? quietSeconds + 1 : 0;
+  }
+  return Date.now() - started;
+}

@@ -72,6 +72,11 @@ export function startedAttributes(
 export function startInput<T>(history: JsonHistory): T {
   const payload = startedAttributes(history).input?.payloads?.[0];
   if (!payload) throw new Error('the run was started without input');
+  return decodeJsonPayload<T>(payload);
+}
+
+/** A payload of a history in JSON form, decoded by the default payload converter. */
+export function decodeJsonPayload<T>(payload: JSONPayload): T {
   return defaultPayloadConverter.fromPayload<T>({
     metadata: Object.fromEntries(
       Object.entries(payload.metadata ?? {}).map(([key, value]) => [key, Buffer.from(value, 'base64')]),

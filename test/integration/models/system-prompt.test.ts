@@ -1,4 +1,3 @@
-import { defaultPayloadConverter } from '@temporalio/common';
 import type { JSONPayload } from '@temporalio/common/lib/proto-utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -7,7 +6,7 @@ import { defineTool } from '../../../src/tools';
 import { connectToHarness, uniqueName } from '../../harness/connect';
 import type { HarnessConnections } from '../../harness/connect';
 import { compileRules } from '../../helpers/compile-rules';
-import { fetchRunChain, startInput } from '../../helpers/run-chain';
+import { decodeJsonPayload, fetchRunChain, startInput } from '../../helpers/run-chain';
 import type { JsonHistory } from '../../helpers/run-chain';
 import { withSessionWorker } from '../../helpers/session-worker';
 
@@ -31,14 +30,7 @@ function modelCallInputs(history: JsonHistory): Record<string, unknown>[] {
       { activityType?: { name?: string }; input?: { payloads?: JSONPayload[] } } | undefined;
     const payload = attributes?.input?.payloads?.[0];
     if (attributes?.activityType?.name !== 'callModel' || payload === undefined) return [];
-    return [
-      defaultPayloadConverter.fromPayload<Record<string, unknown>>({
-        metadata: Object.fromEntries(
-          Object.entries(payload.metadata ?? {}).map(([key, value]) => [key, Buffer.from(value, 'base64')]),
-        ),
-        data: Buffer.from(payload.data ?? '', 'base64'),
-      }),
-    ];
+    return [decodeJsonPayload<Record<string, unknown>>(payload)];
   });
 }
 
