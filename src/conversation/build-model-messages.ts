@@ -20,8 +20,6 @@ export interface ShownConversation {
 interface Unit {
   refs: MessageRef[];
   fullBytes: number;
-  /** Bytes with every tool result replaced by its preview. */
-  previewedBytes: number;
 }
 
 /** Bytes a previewed tool result's note adds to its preview. */
@@ -44,25 +42,31 @@ export async function buildModelMessages(
   const first = units[0]?.refs[0]?.role === 'user' ? units[0] : undefined;
   let remaining = budgetBytes - (first && first.fullBytes <= budgetBytes ? first.fullBytes : 0);
   const rest = units.slice(first ? 1 : 0);
-  // Every message is shown at least as its preview, newest first, as far as the budget goes...
-  let kept = 0;
-  for (let index = rest.length - 1; index >= 0; index--) {
-    const unit = rest[index] as Unit;
-    if (unit.previewedBytes > remaining) break;
-    remaining -= unit.previewedBytes;
-    kept += 1;
-  }
-  const omittedUnits = rest.length - kept;
-  // ...then the newest are shown whole while what is left of the budget allows.
   const chosen: { unit: Unit; whole: boolean }[] = [];
-  for (let index = rest.length - 1; index >= omittedUnits; index--) {
-    const unit = rest[index] as Unit;
-    const extra = unit.fullBytes - unit.previewedBytes;
-    const whole = extra <= remaining;
-    if (whole) remaining -= extra;
-    chosen.push({ unit, whole });
+  let omittedUnits = 0;
+  if (rest.reduce((sum, unit) => sum + unit.fullBytes, 0) <= remaining) {
+    // The usual case: the whole conversation fits, and no preview is weighed.
+    for (const unit of rest) chosen.push({ unit, whole: true });
+  } else {
+    // Every message is shown at least as its preview, newest first, as far as the budget goes...
+    const previewed = rest.map(previewedBytesOf);
+    let kept = 0;
+    for (let index = rest.length - 1; index >= 0; index--) {
+      if ((previewed[index] as number) > remaining) break;
+      remaining -= previewed[index] as number;
+      kept += 1;
+    }
+    omittedUnits = rest.length - kept;
+    // ...then the newest are shown whole while what is left of the budget allows.
+    for (let index = rest.length - 1; index >= omittedUnits; index--) {
+      const unit = rest[index] as Unit;
+      const extra = unit.fullBytes - (previewed[index] as number);
+      const whole = extra <= remaining;
+      if (whole) remaining -= extra;
+      chosen.push({ unit, whole });
+    }
+    chosen.reverse();
   }
-  chosen.reverse();
   if (first) chosen.unshift({ unit: first, whole: first.fullBytes <= budgetBytes });
 
   const omitted = units
@@ -121,15 +125,21 @@ export async function buildModelMessages(
 function toUnits(entries: readonly MessageRef[]): Unit[] {
   const units: Unit[] = [];
   for (const ref of entries) {
-    const previewCost = ref.role === 'tool' ? utf8ByteLength(ref.preview) + previewNoteBytes : ref.bytes;
     const last = units.at(-1);
     if (ref.role === 'tool' && last !== undefined && last.refs[0]?.role === 'assistant') {
       last.refs.push(ref);
       last.fullBytes += ref.bytes;
-      last.previewedBytes += previewCost;
     } else {
-      units.push({ refs: [ref], fullBytes: ref.bytes, previewedBytes: previewCost });
+      units.push({ refs: [ref], fullBytes: ref.bytes });
     }
   }
   return units;
+}
+
+/** A unit's bytes with every tool result replaced by its preview (and the note that says so). */
+function previewedBytesOf(unit: Unit): number {
+  return unit.refs.reduce(
+    (sum, ref) => sum + (ref.role === 'tool' ? utf8ByteLength(ref.preview) + previewNoteBytes : ref.bytes),
+    0,
+  );
 }

@@ -167,9 +167,14 @@ interface CachedSegment {
   bytes: number;
 }
 
-/** A least-recently-used cache bounded by the bytes its values stand for. */
+/**
+ * A cache bounded by the bytes its values stand for, that lets go of what was not used recently
+ * first (the CLOCK approximation of least recently used: a read marks its entry, which costs a
+ * model call reading a long conversation no reordering; eviction gives a marked entry a second
+ * round).
+ */
 class ByteBoundedCache {
-  readonly #entries = new Map<string, { value: unknown; bytes: number }>();
+  readonly #entries = new Map<string, { value: unknown; bytes: number; used: boolean }>();
   readonly #limit: number;
   #bytes = 0;
 
@@ -180,8 +185,7 @@ class ByteBoundedCache {
   get(key: string): unknown {
     const entry = this.#entries.get(key);
     if (entry === undefined) return undefined;
-    this.#entries.delete(key);
-    this.#entries.set(key, entry);
+    entry.used = true;
     return entry.value;
   }
 
@@ -197,11 +201,17 @@ class ByteBoundedCache {
     const known = this.#entries.get(key);
     if (known) this.#bytes -= known.bytes;
     this.#entries.delete(key);
-    this.#entries.set(key, { value, bytes });
+    this.#entries.set(key, { value, bytes, used: false });
     this.#bytes += bytes;
     for (const [oldest, entry] of this.#entries) {
       if (this.#bytes <= this.#limit) break;
       this.#entries.delete(oldest);
+      if (entry.used && oldest !== key) {
+        // Read since it was last looked at here: it goes round once more, unmarked.
+        entry.used = false;
+        this.#entries.set(oldest, entry);
+        continue;
+      }
       this.#bytes -= entry.bytes;
     }
   }

@@ -113,6 +113,7 @@ export class ToolRegistry {
    * and its change reaches a later catalog. Never rejects.
    */
   async refresh({ timeoutMs = SOURCE_REFRESH_TIMEOUT_MS }: { timeoutMs?: number } = {}): Promise<void> {
+    if (this.#sources.size === 0) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const waited = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, timeoutMs);

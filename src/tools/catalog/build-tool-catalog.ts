@@ -3,7 +3,8 @@ import type { ToolCatalog } from '../../dispatch';
 import { TOOL_SEARCH_NAME } from '../../kernel';
 import { isDeferred } from '../is-deferred';
 import type { ToolRegistry } from '../tool-registry';
-import { toCatalogTool } from './to-catalog-tool';
+import type { AnyTool } from '../tool';
+import { toCatalogTool, unavailableReasonOf } from './to-catalog-tool';
 
 /** Options of {@link buildToolCatalog}. */
 export interface BuildToolCatalogOptions {
@@ -27,12 +28,29 @@ export function buildToolCatalog({ registry, revealed = [] }: BuildToolCatalogOp
     const tool = registry.resolve(name)?.tool;
     if (tool !== undefined && deferred.includes(tool)) revealedNames.add(tool.name);
   }
-  const revealedTools = [...revealedNames].flatMap((name) => registry.get(name) ?? []);
-  const tools = [...loaded, ...revealedTools].map(toCatalogTool);
+  const listed = [...loaded, ...revealedNames].map((tool) =>
+    typeof tool === 'string' ? (registry.get(tool) as AnyTool) : tool,
+  );
+  const unavailable = listed.map(unavailableReasonOf);
+  const hiddenDeferredTools = deferred.filter((tool) => !revealedNames.has(tool.name)).map((tool) => tool.name);
+  // The same tools, as available as before, make the same catalog: it is built and hashed once.
+  const known = lastBuilt.get(registry);
+  if (known && sameItems(known.listed, listed) && sameItems(known.unavailable, unavailable)) {
+    if (sameItems(known.catalog.hiddenDeferredTools, hiddenDeferredTools)) return known.catalog;
+  }
+  const tools = listed.map((tool, index) => toCatalogTool(tool, unavailable[index]));
   const version = createHash('sha256').update(JSON.stringify(tools)).digest('hex').slice(0, 16);
-  return {
-    version,
-    tools,
-    hiddenDeferredTools: deferred.filter((tool) => !revealedNames.has(tool.name)).map((tool) => tool.name),
-  };
+  const catalog = { version, tools, hiddenDeferredTools };
+  lastBuilt.set(registry, { listed, unavailable, catalog });
+  return catalog;
+}
+
+/** Each registry's latest catalog, with the tools it lists and why each could not run (if it could not). */
+const lastBuilt = new WeakMap<
+  ToolRegistry,
+  { listed: readonly AnyTool[]; unavailable: readonly (string | undefined)[]; catalog: ToolCatalog }
+>();
+
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a.length === b.length && a.every((item, index) => item === b[index]);
 }

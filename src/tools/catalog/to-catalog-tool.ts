@@ -5,10 +5,10 @@ import type { AnyTool } from '../tool';
 
 /**
  * The catalog entry of a tool: plain JSON, static facts, and whether it can run this turn (a tool
- * that cannot says why, in `unavailable` and at the start of its description).
+ * that cannot says why, in `unavailable` and at the start of its description; `unavailable` is
+ * asked of the tool when not given).
  */
-export function toCatalogTool(tool: AnyTool): CatalogTool {
-  const unavailable = unavailableReasonOf(tool);
+export function toCatalogTool(tool: AnyTool, unavailable = unavailableReasonOf(tool)): CatalogTool {
   return {
     name: tool.name,
     description:

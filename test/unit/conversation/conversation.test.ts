@@ -116,6 +116,22 @@ describe('the conversation reader', () => {
     expect(store.reads).toHaveLength(3);
   });
 
+  it('keeps within its cache bound what was read lately, and lets go first of what was not read since', async () => {
+    const text = (name: string): ConversationMessage => ({ role: 'user', text: `${name} ${'x'.repeat(100)}` });
+    const [a] = await createConversationReader(encodedContent(store)).storeMessages('s', [text('a')]);
+    const messageBytes = a?.bytes ?? 0;
+    // Room for two messages: storing one caches it.
+    const reader = createConversationReader(encodedContent(store), { cacheBytes: 2 * messageBytes });
+    const [first, second] = await reader.storeMessages('s', [text('a'), text('b')]);
+    await reader.readMessages('s', [first as MessageRef]);
+    await reader.storeMessages('s', [text('c')]);
+    expect(store.reads).toEqual([]);
+    await reader.readMessages('s', [first as MessageRef]);
+    expect(store.reads).toEqual([]);
+    await reader.readMessages('s', [second as MessageRef]);
+    expect(store.reads).toEqual([second?.key]);
+  });
+
   it('stores a message under the SHA-256 of its bytes, the same message under the same key', async () => {
     const reader = createConversationReader(encodedContent(store));
     const message: ConversationMessage = { role: 'user', text: 'the same twice' };
