@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { link, mkdir, readFile, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +17,13 @@ const recordsDirectory = 'records';
 /** File in the store's root holding its identity (a random id, written once). */
 const storeIdFile = 'store-id';
 const keyPattern = /^[0-9a-f]{64}$/;
+/**
+ * Largest content written without the thread pool, in bytes (16 KiB). A small file's write and
+ * rename through the pool cost three to four times the CPU of the calls themselves (about 120 µs
+ * against 35 µs on a local disk) and a turn writes three; a larger one goes through the pool so
+ * it never holds the worker's event loop for long.
+ */
+const directWriteBytes = 16 * 1024;
 
 /**
  * Directory name of a session: `x-<hex of the UTF-8 id>` when short enough, else `h-<sha256 of the id>`
@@ -32,6 +40,17 @@ let temporaryFiles = 0;
 function temporaryName(file: string): string {
   temporaryFiles += 1;
   return `${file}.${process.pid}.${threadId}.${temporaryFiles}.tmp`;
+}
+
+/** Writes `data` to `temp` and renames it to `file` at once, leaving no temporary file when either fails. */
+function writeAtomicNow(temp: string, file: string, data: Uint8Array): void {
+  try {
+    writeFileSync(temp, data);
+    renameSync(temp, file);
+  } catch (error) {
+    rmSync(temp, { force: true });
+    throw error;
+  }
 }
 
 function isNotFound(error: unknown): boolean {
@@ -159,6 +178,7 @@ export class DirectoryContentStore implements ContentStore {
 
   async #writeAtomic(file: string, data: Uint8Array | string): Promise<void> {
     const temp = temporaryName(file);
+    if (typeof data !== 'string' && data.byteLength <= directWriteBytes) return writeAtomicNow(temp, file, data);
     try {
       await writeFile(temp, data);
     } catch (error) {
