@@ -78,7 +78,9 @@ function openSession(input: SessionInput): Session {
   const state = createSessionState(workflowInfo().workflowId, input, rules, limits);
   const ui = temporalUiView();
   const transcript = transcriptView(input.carried?.transcript ?? [], input.carried?.transcriptStart);
-  const feed = feedView(input.carried?.feed, state.queuedMessages.length, limits.feedWindowBytes);
+  const feed = feedView(input.carried?.feed, state.queuedMessages.length, limits.feedWindowBytes, {
+    resultsInParts: currentPatches(),
+  });
   const session = createSession(state, { transcript, feed }, [ui.onEvent], sessionSpans());
   installHandlers(session);
   installFeedHandlers(session);

@@ -39,11 +39,25 @@ export interface SessionFeed {
 }
 
 /**
+ * Most UTF-8 bytes of JSON one `results_appended` event holds: more results go on in the next one,
+ * so every event fits a feed page (and a query's answer stays under the 256 KiB over which a worker
+ * with External Storage would hand a client a claim to read, not the page).
+ */
+export const maxResultsEventBytes = 65_536;
+
+/**
  * The feed view, going on from what continue-as-new carried, holding at most `windowBytes` of events.
  * `queuedMessages` is the length of the session's queue now: messages queued by a version without
- * a feed count as queued at an unknown offset.
+ * a feed count as queued at an unknown offset. `resultsInParts` (default: true) appends many results
+ * as several `results_appended` events of at most {@link maxResultsEventBytes} each; runs recorded
+ * before appended them as one.
  */
-export function feedView(carried: CarriedFeed | undefined, queuedMessages: number, windowBytes: number): SessionFeed {
+export function feedView(
+  carried: CarriedFeed | undefined,
+  queuedMessages: number,
+  windowBytes: number,
+  { resultsInParts = true }: { resultsInParts?: boolean } = {},
+): SessionFeed {
   const window: { event: FeedEvent; bytes: number }[] = [];
   let heldBytes = 0;
   let next = carried?.next ?? 0;
@@ -88,6 +102,12 @@ export function feedView(carried: CarriedFeed | undefined, queuedMessages: numbe
         // With the tokens the run's model calls used (the state's fold has counted them).
         const body = feedEventBodyOf(event) as Extract<FeedEventBody, { type: 'run_ended' }>;
         append({ ...body, usage: { ...state.usage.run } }, state);
+        return;
+      }
+      case 'results_appended': {
+        const { results } = feedEventBodyOf(event) as Extract<FeedEventBody, { type: 'results_appended' }>;
+        for (const part of resultsInParts ? inParts(results, maxResultsEventBytes) : [results])
+          append({ type: 'results_appended', results: part }, state);
         return;
       }
       case 'model_call_started':
@@ -189,6 +209,25 @@ function isCount(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
 
-function sizeOf(event: FeedEvent): number {
-  return utf8ByteLength(JSON.stringify(event));
+function sizeOf(value: unknown): number {
+  return utf8ByteLength(JSON.stringify(value));
+}
+
+/** `items` in order, in parts of at most `maxBytes` of JSON each (an item larger than that alone). */
+function inParts<T>(items: readonly T[], maxBytes: number): T[][] {
+  const parts: T[][] = [];
+  let part: T[] = [];
+  let bytes = 0;
+  for (const item of items) {
+    const itemBytes = sizeOf(item) + 1;
+    if (part.length > 0 && bytes + itemBytes > maxBytes) {
+      parts.push(part);
+      part = [];
+      bytes = 0;
+    }
+    part.push(item);
+    bytes += itemBytes;
+  }
+  parts.push(part);
+  return parts;
 }

@@ -126,7 +126,7 @@ export type FeedEventBody =
   | { type: 'batch_ended'; index: number }
   /** Calls that will not run (the user interrupted). */
   | { type: 'batch_cancelled'; callIds: string[] }
-  /** Results joined the conversation, in call order. */
+  /** Results joined the conversation, in call order (a large batch's in several such events, each at most 64 KiB of JSON). */
   | { type: 'results_appended'; results: FeedResult[] }
   /** The user interrupted; `message`: a preview of the message queued first, to start the next run. */
   | { type: 'interrupt_received'; message?: string }

@@ -4,12 +4,13 @@ import {
   emptyUsageTotals,
   freshCarriedState,
   maxCarriedFeedBytes,
+  maxFeedPageBytes,
   defaultFeedWindowBytes,
   initialStoreState,
   resolveSessionLimits,
 } from '../../../src/session';
-import type { FeedEvent, MessageRef, SessionEvent } from '../../../src/session';
-import { feedView } from '../../../workflows/session-feed';
+import type { AppendedResult, FeedEvent, MessageRef, SessionEvent } from '../../../src/session';
+import { feedView, maxResultsEventBytes } from '../../../workflows/session-feed';
 import type { SessionFeed } from '../../../workflows/session-feed';
 import { applyEvent } from '../../../workflows/session-state';
 import type { SessionState } from '../../../workflows/session-state';
@@ -221,6 +222,38 @@ describe('the feed view', () => {
     const bytes = all.reduce((sum, event) => sum + JSON.stringify(event).length, 0);
     expect(bytes).toBeLessThanOrEqual(defaultFeedWindowBytes);
     expect(s.feed.read({ from: 0 })).toMatchObject({ events: [], next: 0, oldest: all[0]?.offset });
+  });
+
+  it('appends the results of a batch of a thousand calls in several events, each within its byte budget, in call order', () => {
+    const results: AppendedResult[] = Array.from({ length: 1_000 }, (_, index) => ({
+      callId: `call_${index}`,
+      tool: 'read_page',
+      isError: false,
+      content: `page ${index} ${'lorem ipsum '.repeat(20)}`,
+      message: {
+        key: 'k'.repeat(43),
+        bytes: 1_024,
+        preview: `page ${index} ${'lorem ipsum '.repeat(20)}`,
+        role: 'tool',
+      },
+    }));
+    const s = session(feedView(undefined, 0, 4 * defaultFeedWindowBytes));
+    s.emit({ type: 'results_appended', results });
+    const pages = [s.feed.read({ from: 0 })];
+    while (pages.at(-1)!.next < pages.at(-1)!.end) pages.push(s.feed.read({ from: pages.at(-1)!.next }));
+    const appended = pages.flatMap((page) => page.events).filter((event) => event.type === 'results_appended');
+    expect(appended.length).toBeGreaterThan(1);
+    for (const event of appended)
+      expect(Buffer.byteLength(JSON.stringify(event.results))).toBeLessThanOrEqual(maxResultsEventBytes);
+    expect(appended.flatMap((event) => event.results.map((result) => result.callId))).toEqual(
+      results.map((result) => result.callId),
+    );
+    for (const page of pages)
+      expect(Buffer.byteLength(JSON.stringify(page))).toBeLessThanOrEqual(maxFeedPageBytes + 1_024);
+
+    const before = session(feedView(undefined, 0, 4 * defaultFeedWindowBytes, { resultsInParts: false }));
+    before.emit({ type: 'results_appended', results });
+    expect(before.all().map((event) => event.type)).toEqual(['results_appended']);
   });
 
   it('carries its newest events within the byte budget, and the next run numbers on', () => {
