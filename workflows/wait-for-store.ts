@@ -1,7 +1,7 @@
 import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import { isStoreFailureType, namingSessionStore } from '../src/session';
 import { storeFingerprint } from '../src/kernel';
-import type { SessionEvent, StoreFailureDetails, StoreIdentity, StoreProblem } from '../src/session';
+import type { SessionEvent, StoreFailureDetails, StoreProblem } from '../src/session';
 import type { BeganSession, BeginSessionInput, SessionActivities } from '../activities';
 import type { SessionState } from './session-state';
 import { patchedIn } from './patches';
@@ -137,14 +137,8 @@ function storeFailureOf(error: unknown): StoreFailure | undefined {
  */
 export function storeOf(state: SessionState): { store?: string } {
   const { identity } = state.store;
-  if (identity === undefined) return {};
-  let fingerprint = fingerprints.get(identity);
-  if (fingerprint === undefined) fingerprints.set(identity, (fingerprint = storeFingerprint(identity.id)));
-  return { store: fingerprint };
+  return identity === undefined ? {} : { store: storeFingerprint(identity.id) };
 }
-
-/** Fingerprints of the store identities seen (two activities a turn name the session's store). */
-const fingerprints = new WeakMap<StoreIdentity, string>();
 
 /**
  * Records the identity of the session's store, once, when a session starts (a continued run has it

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { link, mkdir, readFile, readdir, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -40,17 +40,6 @@ let temporaryFiles = 0;
 function temporaryName(file: string): string {
   temporaryFiles += 1;
   return `${file}.${process.pid}.${threadId}.${temporaryFiles}.tmp`;
-}
-
-/** Writes `data` to `temp` and renames it to `file` at once, leaving no temporary file when either fails. */
-function writeAtomicNow(temp: string, file: string, data: Uint8Array): void {
-  try {
-    writeFileSync(temp, data);
-    renameSync(temp, file);
-  } catch (error) {
-    rmSync(temp, { force: true });
-    throw error;
-  }
 }
 
 function isNotFound(error: unknown): boolean {
@@ -178,16 +167,18 @@ export class DirectoryContentStore implements ContentStore {
 
   async #writeAtomic(file: string, data: Uint8Array | string): Promise<void> {
     const temp = temporaryName(file);
-    if (typeof data !== 'string' && data.byteLength <= directWriteBytes) return writeAtomicNow(temp, file, data);
+    const direct = (typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength) <= directWriteBytes;
     try {
-      await writeFile(temp, data);
+      if (direct) writeFileSync(temp, data);
+      else await writeFile(temp, data);
     } catch (error) {
       // A missing directory leaves no temporary file behind (the usual failure: a new directory's first write).
       if (!isNotFound(error)) await unlink(temp).catch(() => undefined);
       throw error;
     }
     try {
-      await rename(temp, file);
+      if (direct) renameSync(temp, file);
+      else await rename(temp, file);
     } catch (error) {
       await unlink(temp).catch(() => undefined);
       throw error;

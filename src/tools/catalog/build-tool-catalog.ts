@@ -35,9 +35,13 @@ export function buildToolCatalog({ registry, revealed = [] }: BuildToolCatalogOp
   const hiddenDeferredTools = deferred.filter((tool) => !revealedNames.has(tool.name)).map((tool) => tool.name);
   // The same tools, as available as before, make the same catalog: it is built and hashed once.
   const known = lastBuilt.get(registry);
-  if (known && sameItems(known.listed, listed) && sameItems(known.unavailable, unavailable)) {
-    if (sameItems(known.catalog.hiddenDeferredTools, hiddenDeferredTools)) return known.catalog;
-  }
+  if (
+    known &&
+    sameItems(known.listed, listed) &&
+    sameItems(known.unavailable, unavailable) &&
+    sameItems(known.catalog.hiddenDeferredTools, hiddenDeferredTools)
+  )
+    return known.catalog;
   const tools = listed.map((tool, index) => toCatalogTool(tool, unavailable[index]));
   const version = createHash('sha256').update(JSON.stringify(tools)).digest('hex').slice(0, 16);
   const catalog = { version, tools, hiddenDeferredTools };
