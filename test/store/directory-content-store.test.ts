@@ -63,6 +63,20 @@ describe('the directory store writing content', () => {
     expect((await store.listSessions()).map((session) => session.sessionId)).toEqual([sessionId]);
   });
 
+  it('writes small contents at once and large ones through the thread pool alike: each reads back whole, and no temporary file stays', async () => {
+    const store = new DirectoryContentStore(mkdtempSync(path.join(root, 'sizes-')));
+    const written = [
+      content('small'),
+      content('s'.repeat(16 * 1024)),
+      content('l'.repeat(16 * 1024 + 1)),
+      content('x'.repeat(3_000_000)),
+    ];
+    for (const { key, bytes } of written) await store.put('sizes', key, bytes);
+    for (const { key, bytes } of written) expect(await store.get('sizes', key)).toEqual(bytes);
+    const files = readdirSync(path.join(store.root, 'sessions', sessionDirectoryName('sizes')));
+    expect(files.sort()).toEqual(written.map(({ key }) => key).sort());
+  });
+
   it('reads, lists and deletes content that earlier versions wrote in a directory per two characters of its key', async () => {
     const store = new DirectoryContentStore(mkdtempSync(path.join(root, 'earlier-')));
     const sessionId = 'written-by-an-earlier-version';
