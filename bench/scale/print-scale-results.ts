@@ -93,6 +93,16 @@ export function printPhase(phase: ScalePhase, rounds: readonly (readonly ScaleRo
         `worker RSS, round by round, ${variant}: peak ${peaks.join(' → ')}; after the round ${after.join(' → ')}`,
       );
     }
+    for (const variant of variants) {
+      const kinds = new Map<string, number>();
+      for (const round of byVariant(variant))
+        for (const [kind, count] of round.history.workflowTaskTimeoutKinds)
+          kinds.set(kind, (kinds.get(kind) ?? 0) + count);
+      if (kinds.size > 0)
+        lines.push(
+          `workflow-task timeouts, ${variant}: ${[...kinds].map(([kind, count]) => `${count} ${kind}`).join(', ')}`,
+        );
+    }
   } else {
     lines.push(...historyBreakdown(rounds[0] ?? [], variants));
   }

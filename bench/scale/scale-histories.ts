@@ -1,7 +1,7 @@
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 
-const { EventType } = temporal.api.enums.v1;
+const { EventType, TaskQueueKind, TimeoutType } = temporal.api.enums.v1;
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
 /** What the histories of a set of sessions show, summed over every run of each. */
@@ -10,6 +10,8 @@ export interface HistoryFigures {
   events: number;
   runs: number;
   workflowTaskTimeouts: number;
+  /** The timeouts by what timed out: `schedule-to-start` or `start-to-close`, on the `sticky` or `normal` queue. */
+  workflowTaskTimeoutKinds: Map<string, number>;
   /** Workflow-task schedule-to-start times, in ms. */
   workflowTaskWaits: number[];
   /** Per turn: from one model call's scheduling to the next one's (the last: to the session's end), in ms. */
@@ -30,6 +32,7 @@ export async function readHistories(
     events: 0,
     runs: 0,
     workflowTaskTimeouts: 0,
+    workflowTaskTimeoutKinds: new Map(),
     workflowTaskWaits: [],
     turnLatencies: [],
     bytesByKind: new Map(),
@@ -60,6 +63,7 @@ async function readSession(
     const events = history.events ?? [];
     figures.runs += 1;
     const scheduledAt = new Map<string, number>();
+    const queueKinds = new Map<string, string>();
     const activityTypes = new Map<string, string>();
     for (const event of events) {
       const bytes = temporal.api.history.v1.HistoryEvent.encode(event).finish().length;
@@ -74,15 +78,24 @@ async function readSession(
       switch (event.eventType) {
         case EventType.EVENT_TYPE_WORKFLOW_TASK_SCHEDULED:
           scheduledAt.set(String(event.eventId), at);
+          queueKinds.set(
+            String(event.eventId),
+            event.workflowTaskScheduledEventAttributes?.taskQueue?.kind === TaskQueueKind.TASK_QUEUE_KIND_STICKY
+              ? 'sticky'
+              : 'normal',
+          );
           break;
         case EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED: {
           const scheduled = scheduledAt.get(String(event.workflowTaskStartedEventAttributes?.scheduledEventId));
           if (scheduled !== undefined) figures.workflowTaskWaits.push(at - scheduled);
           break;
         }
-        case EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT:
+        case EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT: {
           figures.workflowTaskTimeouts += 1;
+          const kind = timeoutKind(event, queueKinds);
+          figures.workflowTaskTimeoutKinds.set(kind, (figures.workflowTaskTimeoutKinds.get(kind) ?? 0) + 1);
           break;
+        }
         case EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:
           if (event.activityTaskScheduledEventAttributes?.activityType?.name === modelActivity) {
             if (previousModelCall !== undefined) figures.turnLatencies.push(at - previousModelCall);
@@ -98,6 +111,17 @@ async function readSession(
   }
   // The last model call answers without a call: it ends the session, and closes the last turn.
   if (previousModelCall !== undefined) figures.turnLatencies.push(end - previousModelCall);
+}
+
+/** What a workflow-task timeout was: its timeout type and the queue its task was on, as `start-to-close on the sticky queue`. */
+function timeoutKind(event: HistoryEvent, queueKinds: ReadonlyMap<string, string>): string {
+  const timedOut = event.workflowTaskTimedOutEventAttributes;
+  const type = TimeoutType[timedOut?.timeoutType ?? 0] ?? 'UNKNOWN';
+  const queue = queueKinds.get(String(timedOut?.scheduledEventId)) ?? 'unknown';
+  return `${type
+    .replace(/^TIMEOUT_TYPE_/, '')
+    .toLowerCase()
+    .replaceAll('_', '-')} on the ${queue} queue`;
 }
 
 function timeOf(event: HistoryEvent): number {

@@ -34,4 +34,11 @@ describe('a content store’s fingerprint', () => {
     expect(others.size).toBe(1_000);
     expect(others.has(storeFingerprint(id))).toBe(false);
   });
+
+  it('stays the cyrb53 that recorded sessions and running workers name their stores by', () => {
+    // Values of the hash as first written (its constants as doubles): a worker compares these with its own.
+    expect(storeFingerprint('0f6a3b2c-1d2e-4f50-8a9b-0c1d2e3f4a5b')).toBe('1h4h41xiuyr');
+    expect(storeFingerprint('')).toBe('wvjl67o803');
+    expect(storeFingerprint('é漢字🎉')).toBe('lricj70zbo');
+  });
 });
