@@ -215,6 +215,8 @@ function sizeOf(value: unknown): number {
 
 /** `items` in order, in parts of at most `maxBytes` of JSON each (an item larger than that alone). */
 function inParts<T>(items: readonly T[], maxBytes: number): T[][] {
+  // A turn's usual single result is one part: it is not measured twice (the feed measures its event).
+  if (items.length <= 1) return [[...items]];
   const parts: T[][] = [];
   let part: T[] = [];
   let bytes = 0;

@@ -92,8 +92,6 @@ export function printPhase(phase: ScalePhase, rounds: readonly (readonly ScaleRo
       lines.push(
         `worker RSS, round by round, ${variant}: peak ${peaks.join(' → ')}; after the round ${after.join(' → ')}`,
       );
-    }
-    for (const variant of variants) {
       const kinds = new Map<string, number>();
       for (const round of byVariant(variant))
         for (const [kind, count] of round.history.workflowTaskTimeoutKinds)

@@ -114,7 +114,7 @@ async function readSession(
 }
 
 /** What a workflow-task timeout was: its timeout type and the queue its task was on, as `start-to-close on the sticky queue`. */
-function timeoutKind(event: HistoryEvent, queueKinds: ReadonlyMap<string, string>): string {
+export function timeoutKind(event: HistoryEvent, queueKinds: ReadonlyMap<string, string>): string {
   const timedOut = event.workflowTaskTimedOutEventAttributes;
   const type = TimeoutType[timedOut?.timeoutType ?? 0] ?? 'UNKNOWN';
   const queue = queueKinds.get(String(timedOut?.scheduledEventId)) ?? 'unknown';

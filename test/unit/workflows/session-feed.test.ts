@@ -224,7 +224,7 @@ describe('the feed view', () => {
     expect(s.feed.read({ from: 0 })).toMatchObject({ events: [], next: 0, oldest: all[0]?.offset });
   });
 
-  it('appends the results of a batch of a thousand calls in several events, each within its byte budget, in call order', () => {
+  it('appends the results of a batch of a thousand calls in several events, each within its byte budget, in call order, and a single result as one event', () => {
     const results: AppendedResult[] = Array.from({ length: 1_000 }, (_, index) => ({
       callId: `call_${index}`,
       tool: 'read_page',
@@ -250,6 +250,13 @@ describe('the feed view', () => {
     );
     for (const page of pages)
       expect(Buffer.byteLength(JSON.stringify(page))).toBeLessThanOrEqual(maxFeedPageBytes + 1_024);
+
+    const single = session(feedView(undefined, 0, 4 * defaultFeedWindowBytes));
+    single.emit({ type: 'results_appended', results: results.slice(0, 1) });
+    expect(single.all().map((event) => event.type)).toEqual(['results_appended']);
+    expect(single.all().flatMap((event) => (event.type === 'results_appended' ? event.results : []))).toMatchObject([
+      { callId: 'call_0', tool: 'read_page' },
+    ]);
 
     const before = session(feedView(undefined, 0, 4 * defaultFeedWindowBytes, { resultsInParts: false }));
     before.emit({ type: 'results_appended', results });
