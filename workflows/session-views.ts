@@ -9,6 +9,7 @@ import {
   renderCurrentDetails,
   sessionSearchAttributes,
   toolrailSearchAttributes,
+  toolrailStatusKey,
   transcriptPage,
   unpackTranscriptEntry,
 } from '../src/session';
@@ -157,13 +158,16 @@ export function temporalUiView(): { onEvent: SessionView; firstLook: (state: Ses
   const upserted = new Map<string, unknown>(current ? startedWithSearchAttributes() : []);
   // The search attribute shows the listed status (runs recorded before show thinking and running_tools apart).
   const listed = patchedIn('listed-status-attribute');
+  // The counts and the last tool go with the listed status (runs recorded before upsert each as it changes).
+  const withStatus = patchedIn('search-attributes-on-status-move');
   const notices: string[] = [];
   // Current details are not a workflow command; search attributes are: only events that move the status upsert them.
-  const publish = (state: SessionState, detailsOnly = false): void => {
+  const publish = (state: SessionState, { detailsOnly = false, allAttributes = false } = {}): void => {
     const { status, lastTool, counters, lastRunEnd, run, usage } = state;
     const pendingApprovals = [...state.pendingApprovals.values()];
-    if (!detailsOnly) {
-      const shown = listed ? listedStatus(status) : status;
+    const shown = listed ? listedStatus(status) : status;
+    const upsertNow = !detailsOnly && (!withStatus || allAttributes || upserted.get(toolrailStatusKey.name) !== shown);
+    if (upsertNow) {
       const attributes = sessionSearchAttributes({ status: shown, lastTool, counters, pendingApprovals, usage });
       const changed = changedSearchAttributes(attributes, upserted);
       if (changed.length > 0) upsertSearchAttributes(changed);
@@ -180,13 +184,16 @@ export function temporalUiView(): { onEvent: SessionView; firstLook: (state: Ses
     // A run of this version that starts with a message queued shows its details only: the run
     // begins in this workflow task and moves the status (`ToolrailClient` starts such a session
     // listed as `running`).
-    firstLook: (state) => publish(state, current && state.queuedMessages.length > 0),
+    firstLook: (state) => publish(state, { detailsOnly: current && state.queuedMessages.length > 0 }),
     onEvent(event, state) {
       if (event.type === 'notice') {
         notices.splice(0, Math.max(0, notices.push(event.text) - noticesShown));
-        publish(state, true);
+        publish(state, { detailsOnly: true });
       } else if (event.type === 'run_ended' && current && isEnding(state)) {
         // `session_ended` follows in this workflow task: it shows the end.
+      } else if (event.type === 'continued_as_new' && withStatus) {
+        // The next run starts from these: a long run's counts reach the list at least once per workflow run.
+        publish(state, { allAttributes: true });
       } else if (publishedAfter.has(event.type)) publish(state);
     },
   };

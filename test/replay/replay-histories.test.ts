@@ -80,6 +80,27 @@ const expectedHistories: Record<string, { includes: string[]; endsWith: string }
     includes: ['MARKER_RECORDED', 'ACTIVITY_TASK_SCHEDULED'],
     endsWith: 'WORKFLOW_EXECUTION_COMPLETED',
   },
+  // Recorded after a new run's counts and last tool went with its listed status (marker of 2026-12):
+  // they are upserted when the status moves and before continue-as-new, not each time one changes.
+  'ticket-flow-status-move.json': {
+    includes: ['MARKER_RECORDED', 'ACTIVITY_TASK_COMPLETED', 'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES'],
+    endsWith: 'WORKFLOW_EXECUTION_COMPLETED',
+  },
+  'approval-status-move.json': {
+    includes: ['WORKFLOW_EXECUTION_UPDATE_ACCEPTED', 'WORKFLOW_EXECUTION_UPDATE_COMPLETED', 'TIMER_CANCELED'],
+    endsWith: 'WORKFLOW_EXECUTION_COMPLETED',
+  },
+  'other-clients-status-move.json': {
+    includes: ['MARKER_RECORDED', 'WORKFLOW_EXECUTION_SIGNALED', 'WORKFLOW_EXECUTION_UPDATE_ACCEPTED'],
+    endsWith: 'WORKFLOW_EXECUTION_COMPLETED',
+  },
+  'continue-as-new-first-run-status-move.json': { includes: [], endsWith: 'WORKFLOW_EXECUTION_CONTINUED_AS_NEW' },
+  'continue-as-new-second-run-status-move.json': { includes: [], endsWith: 'WORKFLOW_EXECUTION_CONTINUED_AS_NEW' },
+  'continue-as-new-last-run-status-move.json': { includes: [], endsWith: 'WORKFLOW_EXECUTION_COMPLETED' },
+  'store-outage-status-move.json': {
+    includes: ['MARKER_RECORDED', 'ACTIVITY_TASK_SCHEDULED'],
+    endsWith: 'WORKFLOW_EXECUTION_COMPLETED',
+  },
   'store-outage.json': {
     includes: ['MARKER_RECORDED', 'ACTIVITY_TASK_SCHEDULED'],
     endsWith: 'WORKFLOW_EXECUTION_COMPLETED',
@@ -110,8 +131,8 @@ describe('recorded session histories', () => {
       return name === undefined ? [] : [name];
     });
     expect(scheduled.filter((name) => name === 'awaitStore')).toHaveLength(2);
-    // A run this version started records one patch marker, whatever the patches it has.
-    for (const file of files.filter((name) => name.endsWith('-session-patches.json'))) {
+    // A run started by 2026-11 or later records one patch marker, whatever the patches it has.
+    for (const file of files.filter((name) => /-(session-patches|status-move)\.json$/.test(name))) {
       const patchMarkers = readHistory(file).events.filter(
         (event) =>
           (event as { markerRecordedEventAttributes?: { markerName?: string } }).markerRecordedEventAttributes
@@ -119,6 +140,12 @@ describe('recorded session histories', () => {
       );
       expect(patchMarkers, file).toHaveLength(1);
     }
+    // A run of this version upserts its counts and last tool with its status: a ticket flow upserts
+    // the SDK's record of its marker and, once, its end (a run of 2026-11 upserted five times).
+    const upserts = (file: string): number =>
+      eventTypeNames(readHistory(file)).filter((type) => type.endsWith('UPSERT_WORKFLOW_SEARCH_ATTRIBUTES')).length;
+    expect(upserts('ticket-flow-status-move.json')).toBe(2);
+    expect(upserts('ticket-flow-session-patches.json')).toBe(5);
     // The parallel batch's three calls were scheduled by one workflow task.
     expect(eventTypeNames(readHistory('parallel-batch.json')).join(' ')).toContain(
       'ACTIVITY_TASK_SCHEDULED ACTIVITY_TASK_SCHEDULED ACTIVITY_TASK_SCHEDULED',

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createScriptedModel, parallelToolCallsResponse, textResponse, toolCallResponse } from '../../../src/models';
-import { toolrailStatusKey } from '../../../src/session/search-attributes';
+import { toolrailLastToolKey, toolrailStatusKey } from '../../../src/session/search-attributes';
 import { defineTool } from '../../../src/tools';
 import { defineProbeTool } from '../../helpers/define-probe-tool';
 import { ToolProbe } from '../../helpers/tool-probe';
@@ -88,7 +88,7 @@ describe('session statuses tell the truth', () => {
     });
   });
 
-  it('lists a session at work as running while its status query says which, and moves its status attribute only when the session ends', async () => {
+  it('lists a session at work as running while its status query says which, and moves its search attributes only when the session ends', async () => {
     const probe = new ToolProbe();
     const model = createScriptedModel([
       toolCallResponse('echo', { word: 'one' }),
@@ -109,6 +109,9 @@ describe('session statuses tell the truth', () => {
       expect((await session.status()).status).toBe('running_tools');
       const description = await session.workflow.describe();
       expect(description.typedSearchAttributes.get(toolrailStatusKey)).toBe('running');
+      // The last tool goes with the listed status: its status query has it, the list has it once the status moves.
+      expect((await session.status()).lastTool).toBe('echo');
+      expect(description.typedSearchAttributes.get(toolrailLastToolKey)).toBeUndefined();
       await expect
         .poll(async () => (await client.listSessions({ status: 'running' })).map((entry) => entry.sessionId))
         .toContain(session.sessionId);
@@ -118,8 +121,8 @@ describe('session statuses tell the truth', () => {
       probe.release('held');
       expect(await session.result()).toMatchObject({ status: 'completed', counters: { toolCalls: 3 } });
       // Four turns moved the status between thinking and running_tools. The session started listed
-      // as running (it had a message to run) with its counts at zero: the workflow upserts what
-      // changed, its last tool once and its end, and its history holds one patch marker (with the
+      // as running (it had a message to run) with its counts at zero: the workflow upserts once, at
+      // its end (the status and the last tool), and its history holds one patch marker (with the
       // SDK's one upsert of it) and one local activity at the start (store, first message, catalog).
       const events = (await session.workflow.fetchHistory()).events ?? [];
       const upserted = events.map((event) =>
@@ -133,13 +136,39 @@ describe('session statuses tell the truth', () => {
         ),
       );
       expect(upserted.filter((fields) => Object.keys(fields).length > 0)).toEqual([
-        { TemporalChangeVersion: ['toolrail-session-patches-2026-11'] },
-        { ToolrailLastTool: 'echo' },
-        { ToolrailLastTool: 'work' },
-        { ToolrailStatus: 'completed' },
+        { TemporalChangeVersion: ['toolrail-session-patches-2026-12'] },
+        { ToolrailStatus: 'completed', ToolrailLastTool: 'work' },
       ]);
       const markers = events.flatMap((event) => event.markerRecordedEventAttributes?.markerName ?? []);
       expect(markers).toEqual(['core_patch', 'core_local_activity']);
+    });
+  });
+
+  it('brings the counts and the last tool of a long run to the list before each continue-as-new', async () => {
+    const probe = new ToolProbe();
+    const model = createScriptedModel([
+      toolCallResponse('echo', { word: 'one' }),
+      toolCallResponse('echo', { word: 'two' }),
+      toolCallResponse('work', { hold: true }, { id: 'held' }),
+      textResponse('Done.'),
+    ]);
+    const tools = [echo, defineProbeTool({ name: 'work', probe })];
+    await withSessionWorker({ connections, tools, scriptedModels: { long: model } }, async ({ client }) => {
+      const session = await client.startSession({
+        sessionId: uniqueName('long-run'),
+        rules: noRules,
+        model: { provider: 'scripted', model: 'long' },
+        firstMessage: 'Go',
+        limits: { closeWhenIdle: true, continueAsNewAfterTurns: 2 },
+      });
+      await probe.started('held');
+      // The run goes on in the next workflow run, its status unmoved: the list shows where the last one left it.
+      expect((await session.status()).counters.continuedAsNew).toBe(1);
+      const description = await session.workflow.describe();
+      expect(description.typedSearchAttributes.get(toolrailStatusKey)).toBe('running');
+      expect(description.typedSearchAttributes.get(toolrailLastToolKey)).toBe('echo');
+      probe.release('held');
+      expect(await session.result()).toMatchObject({ status: 'completed', lastTool: 'work' });
     });
   });
 
