@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { createScriptedModel, parallelToolCallsResponse, textResponse, toolCallResponse } from '../../../src/models';
 import { toolrailLastToolKey, toolrailStatusKey } from '../../../src/session/search-attributes';
 import { defineTool } from '../../../src/tools';
+import type { AnyTool } from '../../../src/tools';
 import { defineProbeTool } from '../../helpers/define-probe-tool';
 import { ToolProbe } from '../../helpers/tool-probe';
 import { connectToHarness, uniqueName } from '../../harness/connect';
@@ -20,6 +21,22 @@ const echo = defineTool({
   concurrency: 'READ_ONLY',
   execute: ({ word }) => Promise.resolve(`echo:${word}`),
 });
+
+/** A model that calls `echo` twice, then `work` (call id `held`, which `probe` holds until released), then answers. */
+function twoEchoesThenHeldWork(): {
+  probe: ToolProbe;
+  tools: AnyTool[];
+  model: ReturnType<typeof createScriptedModel>;
+} {
+  const probe = new ToolProbe();
+  const model = createScriptedModel([
+    toolCallResponse('echo', { word: 'one' }),
+    toolCallResponse('echo', { word: 'two' }),
+    toolCallResponse('work', { hold: true }, { id: 'held' }),
+    textResponse('Done.'),
+  ]);
+  return { probe, tools: [echo, defineProbeTool({ name: 'work', probe })], model };
+}
 
 /** The session's current details, as the Temporal UI reads them. */
 async function currentDetails(handle: { query: (name: string) => Promise<unknown> }): Promise<string> {
@@ -89,14 +106,7 @@ describe('session statuses tell the truth', () => {
   });
 
   it('lists a session at work as running while its status query says which, and moves its search attributes only when the session ends', async () => {
-    const probe = new ToolProbe();
-    const model = createScriptedModel([
-      toolCallResponse('echo', { word: 'one' }),
-      toolCallResponse('echo', { word: 'two' }),
-      toolCallResponse('work', { hold: true }, { id: 'held' }),
-      textResponse('Done.'),
-    ]);
-    const tools = [echo, defineProbeTool({ name: 'work', probe })];
+    const { probe, tools, model } = twoEchoesThenHeldWork();
     await withSessionWorker({ connections, tools, scriptedModels: { busy: model } }, async ({ client }) => {
       const session = await client.startSession({
         sessionId: uniqueName('running'),
@@ -145,14 +155,7 @@ describe('session statuses tell the truth', () => {
   });
 
   it('brings the counts and the last tool of a long run to the list before each continue-as-new', async () => {
-    const probe = new ToolProbe();
-    const model = createScriptedModel([
-      toolCallResponse('echo', { word: 'one' }),
-      toolCallResponse('echo', { word: 'two' }),
-      toolCallResponse('work', { hold: true }, { id: 'held' }),
-      textResponse('Done.'),
-    ]);
-    const tools = [echo, defineProbeTool({ name: 'work', probe })];
+    const { probe, tools, model } = twoEchoesThenHeldWork();
     await withSessionWorker({ connections, tools, scriptedModels: { long: model } }, async ({ client }) => {
       const session = await client.startSession({
         sessionId: uniqueName('long-run'),
