@@ -143,8 +143,9 @@ const publishedAfter = new Set<SessionEventType>([
 const noticesShown = 3;
 
 /**
- * The session in the Temporal UI: its search attributes (the listed status, so a turn moves none;
- * only those that changed are upserted, so each upsert stays small in history) and a Markdown
+ * The session in the Temporal UI: its search attributes (the listed status, with the counts and the
+ * last tool as they are when it moves and before continue-as-new, so a turn upserts none; only
+ * those that changed are upserted, so each upsert stays small in history) and a Markdown
  * summary as the workflow's current details (with the latest notices: a signal or update toolrail
  * does not know, a payload it dropped; and the rules' narrowing of the turn), brought up to date
  * after each event that moves the status and each notice. `firstLook` shows the state of a
