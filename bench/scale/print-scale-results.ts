@@ -30,6 +30,7 @@ const ms = (value: number): string => `${value.toFixed(value < 10 ? 2 : 1)} ms`;
 const kb = (value: number): string => `${(value / 1000).toFixed(2)} KB`;
 const mb = (value: number): string => `${(value / 1e6).toFixed(0)} MB`;
 const count = (value: number): string => value.toFixed(value < 100 ? 1 : 0);
+const seconds = (valueMs: number): string => `${(valueMs / 1000).toFixed(1)} s`;
 
 const perTurnRows: Row[] = [
   { label: 'worker CPU per turn', of: (round) => round.workerCpuMs / round.turns, format: ms },
@@ -86,6 +87,17 @@ export function printPhase(phase: ScalePhase, rounds: readonly (readonly ScaleRo
     }),
   ];
   if (phase.sessions > 1) {
+    // Each round's own figures, in the order run: how far the rounds spread, and whether a variant's
+    // place in the order moves them.
+    for (const [index, measured] of rounds.entries())
+      lines.push(
+        `round ${index + 1}: ${measured
+          .map(
+            (round) =>
+              `${round.variant} ${count(round.turns / (round.wallMs / 1000))} turns/s, p99 ${seconds(percentile(round.history.turnLatencies, 99))}, p50 ${seconds(percentile(round.history.turnLatencies, 50))}, ${round.history.workflowTaskTimeouts} workflow-task timeouts`,
+          )
+          .join('; then ')}`,
+      );
     for (const variant of variants) {
       const peaks = byVariant(variant).map((round) => mb(round.workerRssPeak));
       const after = byVariant(variant).map((round) => mb(round.workerRssAfter));
