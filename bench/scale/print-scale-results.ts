@@ -88,13 +88,13 @@ export function printPhase(phase: ScalePhase, rounds: readonly (readonly ScaleRo
   ];
   if (phase.sessions > 1) {
     // Each round's own figures, in the order run: how far the rounds spread, and whether a variant's
-    // place in the order moves them.
+    // place in the order (or how many rounds its worker ran before) moves them.
     for (const [index, measured] of rounds.entries())
       lines.push(
         `round ${index + 1}: ${measured
           .map(
             (round) =>
-              `${round.variant} ${count(round.turns / (round.wallMs / 1000))} turns/s, p99 ${seconds(percentile(round.history.turnLatencies, 99))}, p50 ${seconds(percentile(round.history.turnLatencies, 50))}, ${round.history.workflowTaskTimeouts} workflow-task timeouts`,
+              `${round.variant} ${count(round.turns / (round.wallMs / 1000))} turns/s, p99 ${seconds(percentile(round.history.turnLatencies, 99))}, p50 ${seconds(percentile(round.history.turnLatencies, 50))}, ${round.history.workflowTaskTimeouts} workflow-task timeouts, CPU per turn worker ${ms(round.workerCpuMs / round.turns)} and server ${ms((round.serverCpuMs ?? Number.NaN) / round.turns)}`,
           )
           .join('; then ')}`,
       );
