@@ -30,34 +30,74 @@ const ms = (value: number): string => `${value.toFixed(value < 10 ? 2 : 1)} ms`;
 const kb = (value: number): string => `${(value / 1000).toFixed(2)} KB`;
 const mb = (value: number): string => `${(value / 1e6).toFixed(0)} MB`;
 const count = (value: number): string => value.toFixed(value < 100 ? 1 : 0);
-const seconds = (valueMs: number): string => `${(valueMs / 1000).toFixed(1)} s`;
 
+const workerCpu: Row = { label: 'worker CPU per turn', of: (round) => round.workerCpuMs / round.turns, format: ms };
+const serverCpu: Row = {
+  label: 'server CPU per turn',
+  of: (round) => (round.serverCpuMs ?? Number.NaN) / round.turns,
+  format: ms,
+};
 const perTurnRows: Row[] = [
-  { label: 'worker CPU per turn', of: (round) => round.workerCpuMs / round.turns, format: ms },
-  { label: 'server CPU per turn', of: (round) => (round.serverCpuMs ?? Number.NaN) / round.turns, format: ms },
+  workerCpu,
+  serverCpu,
   { label: 'history bytes per turn', of: (round) => round.history.bytes / round.turns, format: kb },
   { label: 'history events per turn', of: (round) => round.history.events / round.turns, format: count },
   { label: 'wall per turn', of: (round) => round.wallMs / round.turns, format: ms },
 ];
 
+const turnsPerSecond: Row = {
+  label: 'turns per second',
+  of: (round) => round.turns / (round.wallMs / 1000),
+  format: count,
+};
+const latencyP99: Row = {
+  label: 'turn latency p99',
+  of: (round) => percentile(round.history.turnLatencies, 99),
+  format: ms,
+};
+const latencyP50: Row = {
+  label: 'turn latency p50',
+  of: (round) => percentile(round.history.turnLatencies, 50),
+  format: ms,
+};
+const timeouts: Row = {
+  label: 'workflow-task timeouts',
+  of: (round) => round.history.workflowTaskTimeouts,
+  format: (value) => value.toFixed(0),
+  sum: true,
+};
 const concurrentRows: Row[] = [
-  { label: 'turns per second', of: (round) => round.turns / (round.wallMs / 1000), format: count },
-  { label: 'turn latency p99', of: (round) => percentile(round.history.turnLatencies, 99), format: ms },
-  { label: 'turn latency p50', of: (round) => percentile(round.history.turnLatencies, 50), format: ms },
+  turnsPerSecond,
+  latencyP99,
+  latencyP50,
   {
     label: 'workflow-task schedule-to-start p99',
     of: (round) => percentile(round.history.workflowTaskWaits, 99),
     format: ms,
   },
-  {
-    label: 'workflow-task timeouts (all rounds)',
-    of: (round) => round.history.workflowTaskTimeouts,
-    format: (value) => value.toFixed(0),
-    sum: true,
-  },
+  timeouts,
   ...perTurnRows.slice(0, 4),
   { label: 'worker RSS peak', of: (round) => round.workerRssPeak, format: mb },
 ];
+/** The figures each round's own line gives. */
+const roundRows: Row[] = [turnsPerSecond, latencyP99, latencyP50, timeouts, workerCpu, serverCpu];
+
+/**
+ * One line per round, in the order run, with each variant's own figures in the order it ran: how
+ * far the rounds spread, and whether a variant's place in the order (or how many rounds its worker
+ * ran before) moves them.
+ */
+export function roundLines(rounds: readonly (readonly ScaleRound[])[]): string[] {
+  return rounds.map(
+    (measured, index) =>
+      `round ${index + 1}: ${measured
+        .map(
+          (round) =>
+            `${round.variant}: ${roundRows.map((row) => `${row.label} ${row.format(row.of(round))}`).join(', ')}`,
+        )
+        .join('; then ')}`,
+  );
+}
 
 /**
  * Prints one phase as a Markdown table: per variant the median over the rounds (sums where said),
@@ -83,21 +123,11 @@ export function printPhase(phase: ScalePhase, rounds: readonly (readonly ScaleRo
     ...rows.map((row) => {
       const values = variants.map((variant) => figure(row, variant));
       const toolrail = figure(row, 'toolrail');
-      return `| ${row.label} | ${values.map((value) => row.format(value)).join(' | ')} | ${ratio(toolrail, figure(row, 'bare'))} |${hasReference ? ` ${ratio(toolrail, figure(row, 'bare by reference'))} |` : ''}`;
+      return `| ${row.label}${row.sum ? ' (all rounds)' : ''} | ${values.map((value) => row.format(value)).join(' | ')} | ${ratio(toolrail, figure(row, 'bare'))} |${hasReference ? ` ${ratio(toolrail, figure(row, 'bare by reference'))} |` : ''}`;
     }),
   ];
   if (phase.sessions > 1) {
-    // Each round's own figures, in the order run: how far the rounds spread, and whether a variant's
-    // place in the order (or how many rounds its worker ran before) moves them.
-    for (const [index, measured] of rounds.entries())
-      lines.push(
-        `round ${index + 1}: ${measured
-          .map(
-            (round) =>
-              `${round.variant} ${count(round.turns / (round.wallMs / 1000))} turns/s, p99 ${seconds(percentile(round.history.turnLatencies, 99))}, p50 ${seconds(percentile(round.history.turnLatencies, 50))}, ${round.history.workflowTaskTimeouts} workflow-task timeouts, CPU per turn worker ${ms(round.workerCpuMs / round.turns)} and server ${ms((round.serverCpuMs ?? Number.NaN) / round.turns)}`,
-          )
-          .join('; then ')}`,
-      );
+    lines.push(...roundLines(rounds));
     for (const variant of variants) {
       const peaks = byVariant(variant).map((round) => mb(round.workerRssPeak));
       const after = byVariant(variant).map((round) => mb(round.workerRssAfter));

@@ -47,7 +47,7 @@ const continueAsNew = ['continue-as-new-first-run', 'continue-as-new-second-run'
 
 /** The scenarios recorded by each shape of history the workflow code wrote, by the suffix of their files. */
 const recordings: [suffix: string, scenarios: string[]][] = [
-  ['', [...Object.keys(scenarioShapes)]],
+  ['', Object.keys(scenarioShapes)],
   // After the catalog moved to the model call (`patched('catalog-on-change')`): no catalog marker per turn.
   ['catalog-on-change', ['ticket-flow', 'parallel-batch', 'approval']],
   // After the status attribute became the listed status (`patched('listed-status-attribute')`) and calls went packed.

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { roundLines } from '../../../bench/scale/print-scale-results';
+import type { HistoryFigures } from '../../../bench/scale/scale-histories';
+import type { ScaleRound, ScaleVariant } from '../../../bench/scale/scale-types';
+
+function round(
+  variant: ScaleVariant,
+  wallMs: number,
+  turnLatencies: number[],
+  workflowTaskTimeouts: number,
+): ScaleRound {
+  const history: HistoryFigures = {
+    bytes: 0,
+    events: 0,
+    runs: 1,
+    workflowTaskTimeouts,
+    workflowTaskTimeoutKinds: new Map(),
+    workflowTaskWaits: [],
+    turnLatencies,
+    bytesByKind: new Map(),
+  };
+  return {
+    variant,
+    turns: 100,
+    wallMs,
+    workerCpuMs: 1_500,
+    serverCpuMs: 3_000,
+    workerRssPeak: 0,
+    workerRssAfter: 0,
+    history,
+  };
+}
+
+describe('the scale benchmark round by round', () => {
+  it('gives each round its own line, the variants in the order they ran, with their own figures', () => {
+    const latencies = Array.from({ length: 100 }, (_, index) => index + 1);
+    const lines = roundLines([
+      [
+        round('toolrail', 2_000, latencies, 1),
+        round(
+          'bare',
+          4_000,
+          latencies.map((ms) => ms * 2),
+          0,
+        ),
+      ],
+      [round('bare', 5_000, latencies, 0), round('toolrail', 10_000, latencies, 3)],
+    ]);
+    expect(lines).toEqual([
+      'round 1: toolrail: turns per second 50.0, turn latency p99 99.0 ms, turn latency p50 50.0 ms, workflow-task timeouts 1, worker CPU per turn 15.0 ms, server CPU per turn 30.0 ms; ' +
+        'then bare: turns per second 25.0, turn latency p99 198.0 ms, turn latency p50 100.0 ms, workflow-task timeouts 0, worker CPU per turn 15.0 ms, server CPU per turn 30.0 ms',
+      'round 2: bare: turns per second 20.0, turn latency p99 99.0 ms, turn latency p50 50.0 ms, workflow-task timeouts 0, worker CPU per turn 15.0 ms, server CPU per turn 30.0 ms; ' +
+        'then toolrail: turns per second 10.0, turn latency p99 99.0 ms, turn latency p50 50.0 ms, workflow-task timeouts 3, worker CPU per turn 15.0 ms, server CPU per turn 30.0 ms',
+    ]);
+  });
+});
