@@ -8,7 +8,7 @@ import { startDevServer } from '../src/devserver/start-dev-server';
 import type { CompiledRuleSet } from '../src/rules';
 import type { bareSession } from './scale/bare-workflows';
 import { emptyRules } from './dispatch/measure-on-server';
-import { findProcess, loadLine, processCpuMs, untilIdle } from './scale/process-stats';
+import { findProcess, loadLine, processCpuMs, threadCpuMs, untilIdle } from './scale/process-stats';
 import { readHistories } from './scale/scale-histories';
 import { scaleModelName } from './scale/scale-tool';
 import { startScaleWorker } from './scale/scale-workers';
@@ -44,9 +44,10 @@ function concurrent(): ScaleVariant[] {
  * (per turn one "model" activity that returns one call and one tool activity that returns 1 KB;
  * and the bare workflow with its results stored and returned by reference), side by side on a dev
  * server of their own, each on a worker process of its own, the variants taking turns round by
- * round. Prints, per turn, the worker's and the server's CPU, history bytes and events, wall time;
- * for many sessions at once, turns per second, p99 turn latency, workflow-task waits and timeouts,
- * and the worker's RSS round by round; each as a ratio to bare.
+ * round. Prints, per turn, the CPU of the worker (also by thread), the server, the client (this
+ * process) and the three together, history bytes and events, wall time; for many sessions at once,
+ * turns per second, p99 turn latency, workflow-task waits and timeouts, and the worker's RSS round
+ * by round; each as a ratio to bare.
  */
 export async function runScaleBench(): Promise<void> {
   const quick = process.env['TOOLRAIL_BENCH_QUICK'] === '1';
@@ -119,7 +120,9 @@ async function measureRound(
   // The server finishes what the round before left (its activities' timers, visibility writes) first.
   if (serverPid !== undefined) await untilIdle(serverPid);
   const before = await worker.stats();
+  const threadsBefore = threadCpuMs(worker.pid);
   const serverBefore = serverPid === undefined ? undefined : processCpuMs(serverPid);
+  const clientBefore = process.cpuUsage();
   let rssPeak = before.rss;
   let sampling = true;
   const sampler = (async () => {
@@ -131,9 +134,11 @@ async function measureRound(
   const started = performance.now();
   await Promise.all(ids.map(run));
   const wallMs = performance.now() - started;
+  const clientCpu = process.cpuUsage(clientBefore);
   sampling = false;
   await sampler;
   const after = await worker.stats();
+  const threadsAfter = threadCpuMs(worker.pid);
   const serverAfter = serverPid === undefined ? undefined : processCpuMs(serverPid);
   const history = await readHistories(client, ids, variant === 'toolrail' ? 'callModel' : 'model');
   return {
@@ -141,7 +146,12 @@ async function measureRound(
     turns: ids.length * turns,
     wallMs,
     workerCpuMs: (after.cpuMicros - before.cpuMicros) / 1000,
+    workerThreadCpuMs:
+      threadsBefore &&
+      threadsAfter &&
+      new Map([...threadsAfter].map(([kind, ms]) => [kind, ms - (threadsBefore.get(kind) ?? 0)])),
     serverCpuMs: serverBefore === undefined || serverAfter === undefined ? undefined : serverAfter - serverBefore,
+    clientCpuMs: (clientCpu.user + clientCpu.system) / 1000,
     workerRssPeak: Math.max(rssPeak, after.rss),
     workerRssAfter: after.rss,
     history,

@@ -3,6 +3,12 @@ import { readFileSync, readdirSync } from 'node:fs';
 
 let ticksPerSecond: number | undefined;
 
+/** The kernel's clock ticks per second, the unit of CPU times in `/proc` (asked once). */
+function clockTicksPerSecond(): number {
+  ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  return ticksPerSecond;
+}
+
 /** CPU time (user + system) of process `pid` so far, in milliseconds; `undefined` where `/proc` is not readable. */
 export function processCpuMs(pid: number): number | undefined {
   try {
@@ -10,11 +16,48 @@ export function processCpuMs(pid: number): number | undefined {
     // Fields after the command (which may hold spaces) start after its closing parenthesis.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const ticks = Number(fields[11]) + Number(fields[12]);
-    ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-    return (ticks * 1000) / ticksPerSecond;
+    return (ticks * 1000) / clockTicksPerSecond();
   } catch {
     return undefined;
   }
+}
+
+/**
+ * CPU time (user + system, ms) of process `pid` so far by what its threads do: `main` (the event
+ * loop: activities and the SDK's JavaScript), `workflow` (Node's worker threads, where the workflows
+ * run), `V8 helpers` (the collector's and compiler's threads), `SDK core` (the Temporal SDK's Rust
+ * threads) and `other`; `undefined` where `/proc` is not readable. Exited threads are not counted.
+ */
+export function threadCpuMs(pid: number): Map<string, number> | undefined {
+  let threads: string[];
+  try {
+    threads = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return undefined;
+  }
+  const tickRate = clockTicksPerSecond();
+  const byKind = new Map<string, number>();
+  for (const thread of threads) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${thread}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const kind = threadKind(name);
+      byKind.set(kind, (byKind.get(kind) ?? 0) + ((Number(fields[11]) + Number(fields[12])) * 1000) / tickRate);
+    } catch {
+      // The thread ended meanwhile.
+    }
+  }
+  return byKind;
+}
+
+/** What a Node worker's thread does, by its name (`MainThread`, `WorkerThread`, `V8Worker`, `tokio-runtime-w`…). */
+export function threadKind(name: string): string {
+  if (name === 'MainThread' || name === 'node') return 'main';
+  if (name.startsWith('WorkerThread')) return 'workflow';
+  if (name.startsWith('V8Worker')) return 'V8 helpers';
+  if (name.startsWith('tokio-') || name.startsWith('workflow-proces') || name.startsWith('temporal')) return 'SDK core';
+  return 'other';
 }
 
 /** The process whose command line (after the executable) starts with `parts`, e.g. the dev server on a port, or `undefined`. */

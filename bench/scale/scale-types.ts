@@ -19,7 +19,11 @@ export interface ScaleRound {
   turns: number;
   wallMs: number;
   workerCpuMs: number;
+  /** The worker's CPU by what its threads do (see `threadCpuMs`), where `/proc` is readable. */
+  workerThreadCpuMs: ReadonlyMap<string, number> | undefined;
   serverCpuMs: number | undefined;
+  /** The benchmark's own process: the client that starts the sessions and waits for their results. */
+  clientCpuMs: number;
   workerRssPeak: number;
   workerRssAfter: number;
   history: HistoryFigures;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { roundLines } from '../../../bench/scale/print-scale-results';
+import { roundLines, threadLine } from '../../../bench/scale/print-scale-results';
+import { threadKind } from '../../../bench/scale/process-stats';
 import type { HistoryFigures } from '../../../bench/scale/scale-histories';
 import type { ScaleRound, ScaleVariant } from '../../../bench/scale/scale-types';
 
@@ -24,7 +25,9 @@ function round(
     turns: 100,
     wallMs,
     workerCpuMs: 1_500,
+    workerThreadCpuMs: undefined,
     serverCpuMs: 3_000,
+    clientCpuMs: 100,
     workerRssPeak: 0,
     workerRssAfter: 0,
     history,
@@ -47,10 +50,42 @@ describe('the scale benchmark round by round', () => {
       [round('bare', 5_000, latencies, 0), round('toolrail', 10_000, latencies, 3)],
     ]);
     expect(lines).toEqual([
-      'round 1: toolrail: turns per second 50.0, turn latency p99 99.0 ms, turn latency p50 50.0 ms, workflow-task timeouts 1, worker CPU per turn 15.0 ms, server CPU per turn 30.0 ms; ' +
-        'then bare: turns per second 25.0, turn latency p99 198.0 ms, turn latency p50 100.0 ms, workflow-task timeouts 0, worker CPU per turn 15.0 ms, server CPU per turn 30.0 ms',
-      'round 2: bare: turns per second 20.0, turn latency p99 99.0 ms, turn latency p50 50.0 ms, workflow-task timeouts 0, worker CPU per turn 15.0 ms, server CPU per turn 30.0 ms; ' +
-        'then toolrail: turns per second 10.0, turn latency p99 99.0 ms, turn latency p50 50.0 ms, workflow-task timeouts 3, worker CPU per turn 15.0 ms, server CPU per turn 30.0 ms',
+      'round 1: toolrail: turns per second 50.0, turn latency p99 99.0 ms, turn latency p50 50.0 ms, workflow-task timeouts 1, worker CPU per turn 15.0 ms, server CPU per turn 30.0 ms, CPU per turn, server + worker + client 46.0 ms; ' +
+        'then bare: turns per second 25.0, turn latency p99 198.0 ms, turn latency p50 100.0 ms, workflow-task timeouts 0, worker CPU per turn 15.0 ms, server CPU per turn 30.0 ms, CPU per turn, server + worker + client 46.0 ms',
+      'round 2: bare: turns per second 20.0, turn latency p99 99.0 ms, turn latency p50 50.0 ms, workflow-task timeouts 0, worker CPU per turn 15.0 ms, server CPU per turn 30.0 ms, CPU per turn, server + worker + client 46.0 ms; ' +
+        'then toolrail: turns per second 10.0, turn latency p99 99.0 ms, turn latency p50 50.0 ms, workflow-task timeouts 3, worker CPU per turn 15.0 ms, server CPU per turn 30.0 ms, CPU per turn, server + worker + client 46.0 ms',
     ]);
+  });
+
+  it("gives the worker's CPU per turn by what its threads do, busiest first, as medians over the rounds", () => {
+    const withThreads = (threads: [string, number][]): ScaleRound => ({
+      ...round('toolrail', 1_000, [], 0),
+      workerThreadCpuMs: new Map(threads),
+    });
+    const line = threadLine('toolrail', [
+      withThreads([
+        ['main', 400],
+        ['workflow', 300],
+        ['other', 0.1],
+      ]),
+      withThreads([
+        ['main', 200],
+        ['workflow', 500],
+        ['other', 0.2],
+      ]),
+      withThreads([
+        ['main', 300],
+        ['workflow', 450],
+        ['other', 0.3],
+      ]),
+    ]);
+    expect(line).toBe('worker CPU per turn by thread, toolrail: workflow 4.50 ms, main 3.00 ms');
+    expect(threadLine('bare', [round('bare', 1_000, [], 0)])).toBeUndefined();
+  });
+
+  it("names a Node worker's threads by what they do", () => {
+    expect(
+      ['MainThread', 'WorkerThread', 'V8Worker', 'tokio-runtime-w', 'workflow-proces', 'libuv-worker'].map(threadKind),
+    ).toEqual(['main', 'workflow', 'V8 helpers', 'SDK core', 'SDK core', 'other']);
   });
 });
