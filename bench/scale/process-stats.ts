@@ -42,7 +42,8 @@ export function threadCpuMs(pid: number): Map<string, number> | undefined {
       const stat = readFileSync(`/proc/${pid}/task/${thread}/stat`, 'utf8');
       const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const kind = threadKind(name);
+      // The main thread's id is the process's, whatever its name.
+      const kind = thread === String(pid) ? 'main' : threadKind(name);
       byKind.set(kind, (byKind.get(kind) ?? 0) + ((Number(fields[11]) + Number(fields[12])) * 1000) / tickRate);
     } catch {
       // The thread ended meanwhile.

@@ -1,6 +1,7 @@
+import { isMainThread } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { roundLines, threadLine } from '../../../bench/scale/print-scale-results';
-import { threadKind } from '../../../bench/scale/process-stats';
+import { threadCpuMs, threadKind } from '../../../bench/scale/process-stats';
 import type { HistoryFigures } from '../../../bench/scale/scale-histories';
 import type { ScaleRound, ScaleVariant } from '../../../bench/scale/scale-types';
 
@@ -87,5 +88,19 @@ describe('the scale benchmark round by round', () => {
     expect(
       ['MainThread', 'WorkerThread', 'V8Worker', 'tokio-runtime-w', 'workflow-proces', 'libuv-worker'].map(threadKind),
     ).toEqual(['main', 'workflow', 'V8 helpers', 'SDK core', 'SDK core', 'other']);
+  });
+});
+
+describe("a process's CPU by thread", () => {
+  it('counts the CPU a thread spends under what the thread does', () => {
+    // Node's worker threads are where a worker runs its workflows: the benchmark calls them `workflow`.
+    const kind = isMainThread ? 'main' : 'workflow';
+    const before = threadCpuMs(process.pid);
+    const started = process.cpuUsage();
+    let spin = 0;
+    while (process.cpuUsage(started).user < 200_000) spin += Math.sqrt(spin + 1);
+    const after = threadCpuMs(process.pid);
+    expect(spin).toBeGreaterThan(0);
+    expect((after?.get(kind) ?? 0) - (before?.get(kind) ?? 0)).toBeGreaterThanOrEqual(100);
   });
 });
