@@ -3,20 +3,22 @@ import { readFileSync, readdirSync } from 'node:fs';
 
 let ticksPerSecond: number | undefined;
 
-/** The kernel's clock ticks per second, the unit of CPU times in `/proc` (asked once). */
-function clockTicksPerSecond(): number {
+/** A `/proc/…/stat` line read: the thread's (or process's) name and its CPU time (user + system) in ms. */
+function readStat(file: string): { name: string; cpuMs: number } {
+  const stat = readFileSync(file, 'utf8');
+  // Fields after the name (which may hold spaces) start after its closing parenthesis.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-  return ticksPerSecond;
+  return {
+    name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
+    cpuMs: ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond,
+  };
 }
 
 /** CPU time (user + system) of process `pid` so far, in milliseconds; `undefined` where `/proc` is not readable. */
 export function processCpuMs(pid: number): number | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command (which may hold spaces) start after its closing parenthesis.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[11]) + Number(fields[12]);
-    return (ticks * 1000) / clockTicksPerSecond();
+    return readStat(`/proc/${pid}/stat`).cpuMs;
   } catch {
     return undefined;
   }
@@ -35,16 +37,13 @@ export function threadCpuMs(pid: number): Map<string, number> | undefined {
   } catch {
     return undefined;
   }
-  const tickRate = clockTicksPerSecond();
   const byKind = new Map<string, number>();
   for (const thread of threads) {
     try {
-      const stat = readFileSync(`/proc/${pid}/task/${thread}/stat`, 'utf8');
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const { name, cpuMs } = readStat(`/proc/${pid}/task/${thread}/stat`);
       // The main thread's id is the process's, whatever its name.
       const kind = thread === String(pid) ? 'main' : threadKind(name);
-      byKind.set(kind, (byKind.get(kind) ?? 0) + ((Number(fields[11]) + Number(fields[12])) * 1000) / tickRate);
+      byKind.set(kind, (byKind.get(kind) ?? 0) + cpuMs);
     } catch {
       // The thread ended meanwhile.
     }
