@@ -8,6 +8,7 @@ import { startDevServer } from '../src/devserver/start-dev-server';
 import type { CompiledRuleSet } from '../src/rules';
 import type { bareSession } from './scale/bare-workflows';
 import { emptyRules } from './dispatch/measure-on-server';
+import { forgetSessions } from './scale/forget-sessions';
 import { findProcess, loadLine, processCpuMs, threadCpuMs, untilIdle } from './scale/process-stats';
 import { readHistories } from './scale/scale-histories';
 import { scaleModelName } from './scale/scale-tool';
@@ -30,6 +31,11 @@ function scalePhases(quick: boolean): ScalePhase[] {
         // Five rounds: at 1,000 sessions one variant's rounds spread by a fifth of its median.
         { title: '1,000 sessions at once, 6 turns each', sessions: 1_000, turns: 6, rounds: 5, variants: concurrent() },
       ];
+}
+
+/** The task queue of a variant's worker (both bare variants run on the bare worker). */
+function taskQueueOf(variant: ScaleVariant): string {
+  return variant === 'toolrail' ? 'scale-toolrail' : 'scale-bare';
 }
 
 function allVariants(): ScaleVariant[] {
@@ -66,14 +72,14 @@ export async function runScaleBench(): Promise<void> {
     const toolrailWorker = await startScaleWorker({
       ...common,
       variant: 'toolrail',
-      taskQueue: 'scale-toolrail',
+      taskQueue: taskQueueOf('toolrail'),
       turns,
     });
     workers.push(toolrailWorker);
-    const bareWorker = await startScaleWorker({ ...common, variant: 'bare', taskQueue: 'scale-bare', turns });
+    const bareWorker = await startScaleWorker({ ...common, variant: 'bare', taskQueue: taskQueueOf('bare'), turns });
     workers.push(bareWorker);
     const client = new Client({ connection, namespace: server.namespace });
-    const toolrail = new ToolrailClient({ client, taskQueue: 'scale-toolrail' });
+    const toolrail = new ToolrailClient({ client, taskQueue: taskQueueOf('toolrail') });
     const rules = emptyRules();
     process.stdout.write(
       `\nscale: toolrail against a bare Temporal workflow of the same shape, local dev server, ${os.cpus().length} cores${quick ? ' (quick)' : ''}; ${loadLine()}\n`,
@@ -94,6 +100,8 @@ export async function runScaleBench(): Promise<void> {
               ? (id: string) => runToolrailSession(toolrail, rules, id, phase.turns)
               : (id: string) => runBareSession(client, id, phase.turns, variant === 'bare by reference');
           measured.push(await measureRound(variant, worker, serverPid, ids, phase.turns, run, client));
+          // Every round starts on a server that holds none of the rounds before.
+          await forgetSessions(client, taskQueueOf(variant), ids);
         }
         rounds.push(measured);
       }
@@ -179,7 +187,7 @@ async function runToolrailSession(
 
 async function runBareSession(client: Client, workflowId: string, turns: number, byReference: boolean): Promise<void> {
   const calls = await client.workflow.execute<typeof bareSession>('bareSession', {
-    taskQueue: 'scale-bare',
+    taskQueue: taskQueueOf('bare'),
     workflowId,
     args: [{ turns, byReference }],
   });
