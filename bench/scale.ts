@@ -8,7 +8,7 @@ import { startDevServer } from '../src/devserver/start-dev-server';
 import type { CompiledRuleSet } from '../src/rules';
 import type { bareSession } from './scale/bare-workflows';
 import { emptyRules } from './dispatch/measure-on-server';
-import { forgetSessions } from './scale/forget-sessions';
+import { forgetTaskQueue } from './scale/forget-task-queue';
 import { findProcess, loadLine, processCpuMs, threadCpuMs, untilIdle } from './scale/process-stats';
 import { readHistories } from './scale/scale-histories';
 import { scaleModelName } from './scale/scale-tool';
@@ -101,7 +101,7 @@ export async function runScaleBench(): Promise<void> {
               : (id: string) => runBareSession(client, id, phase.turns, variant === 'bare by reference');
           measured.push(await measureRound(variant, worker, serverPid, ids, phase.turns, run, client));
           // Every round starts on a server that holds none of the rounds before.
-          await forgetSessions(client, taskQueueOf(variant), ids);
+          await forgetTaskQueue(client, taskQueueOf(variant));
         }
         rounds.push(measured);
       }
