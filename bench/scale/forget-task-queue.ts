@@ -1,6 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { WorkflowNotFoundError } from '@temporalio/client';
+import { isGrpcServiceError } from '@temporalio/client';
 import type { Client } from '@temporalio/client';
+import { inParallel } from './in-parallel';
+
+/** gRPC's status code NOT_FOUND. */
+const notFound = 5;
 
 /**
  * Deletes every workflow run of `taskQueue` (history and visibility record: each run of a session
@@ -23,7 +27,7 @@ export async function forgetTaskQueue(
   for (;;) {
     const listed: { workflowId: string; runId: string }[] = [];
     for await (const { workflowId, runId } of client.workflow.list({ query })) listed.push({ workflowId, runId });
-    if (listed.length === 0 && (await client.workflow.count(query)).count === 0) return;
+    if (listed.length === 0) return;
     // A run asked for once is not asked again while the server gets to it.
     const fresh = listed.filter(({ runId }) => !requested.has(runId));
     for (const { runId } of fresh) requested.add(runId);
@@ -41,18 +45,6 @@ async function deleteRun(client: Client, workflowExecution: { workflowId: string
     await client.workflowService.deleteWorkflowExecution({ namespace: client.options.namespace, workflowExecution });
   } catch (error) {
     // Gone already: what was asked for is done.
-    if (!(error instanceof WorkflowNotFoundError) && (error as { code?: number }).code !== 5) throw error;
+    if (!isGrpcServiceError(error) || Number(error.code) !== notFound) throw error;
   }
-}
-
-async function inParallel<T>(
-  items: readonly T[],
-  concurrency: number,
-  work: (item: T) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    for (let index = next++; index < items.length; index = next++) await work(items[index] as T);
-  };
-  await Promise.all(Array.from({ length: concurrency }, worker));
 }

@@ -1,5 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
+import { inParallel } from './in-parallel';
 
 const { EventType, TaskQueueKind, TimeoutType } = temporal.api.enums.v1;
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
@@ -37,13 +38,7 @@ export async function readHistories(
     turnLatencies: [],
     bytesByKind: new Map(),
   };
-  let next = 0;
-  const readOne = async (): Promise<void> => {
-    for (let index = next++; index < workflowIds.length; index = next++) {
-      await readSession(client, workflowIds[index] as string, modelActivity, figures);
-    }
-  };
-  await Promise.all(Array.from({ length: concurrency }, readOne));
+  await inParallel(workflowIds, concurrency, (workflowId) => readSession(client, workflowId, modelActivity, figures));
   return figures;
 }
 
