@@ -1,4 +1,5 @@
 import type { ScalePhase, ScaleRound, ScaleVariant } from './scale-types';
+import type { WorkflowTaskTimeout } from './scale-histories';
 
 /** The median of `values` (NaN when empty). */
 function median(values: readonly number[]): number {
@@ -173,11 +174,23 @@ export function printPhase(phase: ScalePhase, rounds: readonly (readonly ScaleRo
         lines.push(
           `workflow-task timeouts, ${variant}: ${[...kinds].map(([kind, count]) => `${count} ${kind}`).join(', ')}`,
         );
+      for (const round of byVariant(variant))
+        for (const timeout of round.history.workflowTaskTimeoutList) lines.push(`  ${timeoutLine(timeout)}`);
     }
   } else {
     lines.push(...historyBreakdown(rounds[0] ?? [], variants));
   }
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/**
+ * One timed-out workflow task, with its times as the server's log prints them (UTC), so the log's
+ * lines about that session at those times can be found: `scale-7002: start-to-close on the sticky
+ * queue, scheduled 13:06:09.104, started 13:06:09.512, timed out 13:06:19.513`.
+ */
+export function timeoutLine({ workflowId, kind, scheduledAt, startedAt, timedOutAt }: WorkflowTaskTimeout): string {
+  const clock = (at: number | undefined): string => (at === undefined ? '–' : new Date(at).toISOString().slice(11, 23));
+  return `${workflowId}: ${kind}, scheduled ${clock(scheduledAt)}, started ${clock(startedAt)}, timed out ${clock(timedOutAt)}`;
 }
 
 /** Where a turn's history bytes go, by event type (and activity), for each variant of one round. */

@@ -13,12 +13,24 @@ export interface HistoryFigures {
   workflowTaskTimeouts: number;
   /** The timeouts by what timed out: `schedule-to-start` or `start-to-close`, on the `sticky` or `normal` queue. */
   workflowTaskTimeoutKinds: Map<string, number>;
+  /** Each timeout with its session and times, to be matched with the server's log. */
+  workflowTaskTimeoutList: WorkflowTaskTimeout[];
   /** Workflow-task schedule-to-start times, in ms. */
   workflowTaskWaits: number[];
   /** Per turn: from one model call's scheduling to the next one's (the last: to the session's end), in ms. */
   turnLatencies: number[];
   /** Bytes by event type (and activity type), for the breakdown of a turn. */
   bytesByKind: Map<string, { bytes: number; events: number }>;
+}
+
+/** One workflow task that timed out: its session, what timed out, and when (ms since the epoch). */
+export interface WorkflowTaskTimeout {
+  workflowId: string;
+  kind: string;
+  scheduledAt: number | undefined;
+  /** When a worker took it; undefined for a task no worker took. */
+  startedAt: number | undefined;
+  timedOutAt: number;
 }
 
 /** Reads the histories of `workflowIds` (every run of each), `concurrency` at a time. */
@@ -34,6 +46,7 @@ export async function readHistories(
     runs: 0,
     workflowTaskTimeouts: 0,
     workflowTaskTimeoutKinds: new Map(),
+    workflowTaskTimeoutList: [],
     workflowTaskWaits: [],
     turnLatencies: [],
     bytesByKind: new Map(),
@@ -58,6 +71,7 @@ async function readSession(
     const events = history.events ?? [];
     figures.runs += 1;
     const scheduledAt = new Map<string, number>();
+    const startedAt = new Map<string, number>();
     const queueKinds = new Map<string, string>();
     const activityTypes = new Map<string, string>();
     for (const event of events) {
@@ -81,14 +95,24 @@ async function readSession(
           );
           break;
         case EventType.EVENT_TYPE_WORKFLOW_TASK_STARTED: {
-          const scheduled = scheduledAt.get(String(event.workflowTaskStartedEventAttributes?.scheduledEventId));
+          const scheduledEventId = String(event.workflowTaskStartedEventAttributes?.scheduledEventId);
+          const scheduled = scheduledAt.get(scheduledEventId);
           if (scheduled !== undefined) figures.workflowTaskWaits.push(at - scheduled);
+          startedAt.set(scheduledEventId, at);
           break;
         }
         case EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT: {
           figures.workflowTaskTimeouts += 1;
           const kind = timeoutKind(event, queueKinds);
           figures.workflowTaskTimeoutKinds.set(kind, (figures.workflowTaskTimeoutKinds.get(kind) ?? 0) + 1);
+          const scheduledEventId = String(event.workflowTaskTimedOutEventAttributes?.scheduledEventId);
+          figures.workflowTaskTimeoutList.push({
+            workflowId,
+            kind,
+            scheduledAt: scheduledAt.get(scheduledEventId),
+            startedAt: startedAt.get(scheduledEventId),
+            timedOutAt: at,
+          });
           break;
         }
         case EventType.EVENT_TYPE_ACTIVITY_TASK_SCHEDULED:

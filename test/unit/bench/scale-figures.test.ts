@@ -1,6 +1,6 @@
 import { isMainThread } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { roundLines, threadLine } from '../../../bench/scale/print-scale-results';
+import { roundLines, threadLine, timeoutLine } from '../../../bench/scale/print-scale-results';
 import { threadCpuMs, threadKind } from '../../../bench/scale/process-stats';
 import type { HistoryFigures } from '../../../bench/scale/scale-histories';
 import type { ScaleRound, ScaleVariant } from '../../../bench/scale/scale-types';
@@ -17,6 +17,7 @@ function round(
     runs: 1,
     workflowTaskTimeouts,
     workflowTaskTimeoutKinds: new Map(),
+    workflowTaskTimeoutList: [],
     workflowTaskWaits: [],
     turnLatencies,
     bytesByKind: new Map(),
@@ -102,5 +103,35 @@ describe("a process's CPU by thread", () => {
     const after = threadCpuMs(process.pid);
     expect(spin).toBeGreaterThan(0);
     expect((after?.get(kind) ?? 0) - (before?.get(kind) ?? 0)).toBeGreaterThanOrEqual(100);
+  });
+});
+
+describe('the scale benchmark naming a workflow-task timeout', () => {
+  it("gives its session, what timed out and its times in UTC, as the server's log prints them", () => {
+    const at = (time: string): number => Date.parse(`2026-11-27T${time}Z`);
+    expect(
+      timeoutLine({
+        workflowId: 'scale-4012',
+        kind: 'start-to-close on the sticky queue',
+        scheduledAt: at('17:39:28.274'),
+        startedAt: at('17:39:30.160'),
+        timedOutAt: at('17:39:40.163'),
+      }),
+    ).toBe(
+      'scale-4012: start-to-close on the sticky queue, scheduled 17:39:28.274, started 17:39:30.160, timed out 17:39:40.163',
+    );
+  });
+
+  it('says a task no worker took was never started', () => {
+    const line = timeoutLine({
+      workflowId: 'scale-7',
+      kind: 'schedule-to-start on the sticky queue',
+      scheduledAt: Date.parse('2026-11-27T09:00:00.000Z'),
+      startedAt: undefined,
+      timedOutAt: Date.parse('2026-11-27T09:00:05.000Z'),
+    });
+    expect(line).toBe(
+      'scale-7: schedule-to-start on the sticky queue, scheduled 09:00:00.000, started –, timed out 09:00:05.000',
+    );
   });
 });
