@@ -72,7 +72,7 @@ const latencyP50: Row = {
 };
 const timeouts: Row = {
   label: 'workflow-task timeouts',
-  of: (round) => round.history.workflowTaskTimeouts,
+  of: (round) => round.history.workflowTaskTimeouts.length,
   format: (value) => value.toFixed(0),
   sum: true,
 };
@@ -166,16 +166,14 @@ export function printPhase(phase: ScalePhase, rounds: readonly (readonly ScaleRo
       lines.push(
         `worker RSS, round by round, ${variant}: peak ${peaks.join(' → ')}; after the round ${after.join(' → ')}`,
       );
+      const timeouts = byVariant(variant).flatMap((round) => round.history.workflowTaskTimeouts);
       const kinds = new Map<string, number>();
-      for (const round of byVariant(variant))
-        for (const [kind, count] of round.history.workflowTaskTimeoutKinds)
-          kinds.set(kind, (kinds.get(kind) ?? 0) + count);
+      for (const { kind } of timeouts) kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
       if (kinds.size > 0)
         lines.push(
           `workflow-task timeouts, ${variant}: ${[...kinds].map(([kind, count]) => `${count} ${kind}`).join(', ')}`,
         );
-      for (const round of byVariant(variant))
-        for (const timeout of round.history.workflowTaskTimeoutList) lines.push(`  ${timeoutLine(timeout)}`);
+      for (const timeout of timeouts) lines.push(`  ${timeoutLine(timeout)}`);
     }
   } else {
     lines.push(...historyBreakdown(rounds[0] ?? [], variants));

@@ -10,11 +10,8 @@ export interface HistoryFigures {
   bytes: number;
   events: number;
   runs: number;
-  workflowTaskTimeouts: number;
-  /** The timeouts by what timed out: `schedule-to-start` or `start-to-close`, on the `sticky` or `normal` queue. */
-  workflowTaskTimeoutKinds: Map<string, number>;
-  /** Each timeout with its session and times, to be matched with the server's log. */
-  workflowTaskTimeoutList: WorkflowTaskTimeout[];
+  /** Every workflow task that timed out, with its session and times (to be matched with the server's log). */
+  workflowTaskTimeouts: WorkflowTaskTimeout[];
   /** Workflow-task schedule-to-start times, in ms. */
   workflowTaskWaits: number[];
   /** Per turn: from one model call's scheduling to the next one's (the last: to the session's end), in ms. */
@@ -26,6 +23,7 @@ export interface HistoryFigures {
 /** One workflow task that timed out: its session, what timed out, and when (ms since the epoch). */
 export interface WorkflowTaskTimeout {
   workflowId: string;
+  /** What timed out: `schedule-to-start` or `start-to-close`, on the `sticky` or `normal` queue. */
   kind: string;
   scheduledAt: number | undefined;
   /** When a worker took it; undefined for a task no worker took. */
@@ -44,9 +42,7 @@ export async function readHistories(
     bytes: 0,
     events: 0,
     runs: 0,
-    workflowTaskTimeouts: 0,
-    workflowTaskTimeoutKinds: new Map(),
-    workflowTaskTimeoutList: [],
+    workflowTaskTimeouts: [],
     workflowTaskWaits: [],
     turnLatencies: [],
     bytesByKind: new Map(),
@@ -102,13 +98,10 @@ async function readSession(
           break;
         }
         case EventType.EVENT_TYPE_WORKFLOW_TASK_TIMED_OUT: {
-          figures.workflowTaskTimeouts += 1;
-          const kind = timeoutKind(event, queueKinds);
-          figures.workflowTaskTimeoutKinds.set(kind, (figures.workflowTaskTimeoutKinds.get(kind) ?? 0) + 1);
           const scheduledEventId = String(event.workflowTaskTimedOutEventAttributes?.scheduledEventId);
-          figures.workflowTaskTimeoutList.push({
+          figures.workflowTaskTimeouts.push({
             workflowId,
-            kind,
+            kind: timeoutKind(event, queueKinds),
             scheduledAt: scheduledAt.get(scheduledEventId),
             startedAt: startedAt.get(scheduledEventId),
             timedOutAt: at,
