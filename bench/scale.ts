@@ -4,13 +4,14 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client, Connection } from '@temporalio/client';
 import { ToolrailClient } from '../src/client/toolrail-client';
-import { startDevServer } from '../src/devserver/start-dev-server';
 import type { CompiledRuleSet } from '../src/rules';
 import type { bareSession } from './scale/bare-workflows';
 import { emptyRules } from './dispatch/measure-on-server';
 import { forgetTaskQueue } from './scale/forget-task-queue';
-import { findProcess, loadLine, processCpuMs, threadCpuMs, untilIdle } from './scale/process-stats';
+import { loadLine, threadCpuMs, untilIdle } from './scale/process-stats';
 import { readHistories } from './scale/scale-histories';
+import { scaleServerKind, startScaleServer } from './scale/scale-server';
+import type { ScaleServer } from './scale/scale-server';
 import { scaleModelName } from './scale/scale-tool';
 import { startScaleWorker } from './scale/scale-workers';
 import type { ScaleWorkerProcess } from './scale/scale-workers';
@@ -59,11 +60,13 @@ export async function runScaleBench(): Promise<void> {
   const quick = process.env['TOOLRAIL_BENCH_QUICK'] === '1';
   // TOOLRAIL_BENCH_SCALE_SESSIONS=1,1000 runs only the phases of those session counts.
   const only = process.env['TOOLRAIL_BENCH_SCALE_SESSIONS']?.split(',').map(Number);
-  const phases = scalePhases(quick).filter((phase) => only === undefined || only.includes(phase.sessions));
+  // TOOLRAIL_BENCH_SCALE_ROUNDS=10 runs every phase that many rounds (to tell a trend in RSS from the spread).
+  const rounds = Number(process.env['TOOLRAIL_BENCH_SCALE_ROUNDS'] ?? 0);
+  const phases = scalePhases(quick)
+    .filter((phase) => only === undefined || only.includes(phase.sessions))
+    .map((phase) => (Number.isInteger(rounds) && rounds > 0 ? { ...phase, rounds } : phase));
   const storeDirectory = mkdtempSync(path.join(os.tmpdir(), 'toolrail-bench-scale-'));
-  const server = await startDevServer({ ui: false });
-  const [host, port] = server.address.split(':');
-  const serverPid = findProcess(['server', 'start-dev', '--ip', host ?? '', '--port', port ?? '']);
+  const server = await startScaleServer(scaleServerKind(process.env['TOOLRAIL_BENCH_SCALE_SERVER']));
   const connection = await Connection.connect({ address: server.address });
   const workers: ScaleWorkerProcess[] = [];
   try {
@@ -82,7 +85,7 @@ export async function runScaleBench(): Promise<void> {
     const toolrail = new ToolrailClient({ client, taskQueue: taskQueueOf('toolrail') });
     const rules = emptyRules();
     process.stdout.write(
-      `\nscale: toolrail against a bare Temporal workflow of the same shape, local dev server, ${os.cpus().length} cores${quick ? ' (quick)' : ''}; ${loadLine()}\n`,
+      `\nscale: toolrail against a bare Temporal workflow of the same shape, ${server.description}, ${os.cpus().length} cores${quick ? ' (quick)' : ''}; ${loadLine()}\n`,
     );
     let sequence = 0;
     for (const phase of phases) {
@@ -99,7 +102,7 @@ export async function runScaleBench(): Promise<void> {
             variant === 'toolrail'
               ? (id: string) => runToolrailSession(toolrail, rules, id, phase.turns)
               : (id: string) => runBareSession(client, id, phase.turns, variant === 'bare by reference');
-          measured.push(await measureRound(variant, worker, serverPid, ids, phase.turns, run, client));
+          measured.push(await measureRound(variant, worker, server, ids, phase.turns, run, client));
           // Every round starts on a server that holds none of the rounds before.
           await forgetTaskQueue(client, taskQueueOf(variant));
         }
@@ -119,17 +122,17 @@ export async function runScaleBench(): Promise<void> {
 async function measureRound(
   variant: ScaleVariant,
   worker: ScaleWorkerProcess,
-  serverPid: number | undefined,
+  server: ScaleServer,
   ids: readonly string[],
   turns: number,
   run: (id: string) => Promise<void>,
   client: Client,
 ): Promise<ScaleRound> {
   // The server finishes what the round before left (its activities' timers, visibility writes) first.
-  if (serverPid !== undefined) await untilIdle(serverPid);
+  await untilIdle(() => server.cpuMs());
   const before = await worker.stats();
   const threadsBefore = threadCpuMs(worker.pid);
-  const serverBefore = serverPid === undefined ? undefined : processCpuMs(serverPid);
+  const serverBefore = server.cpuMs();
   const clientBefore = process.cpuUsage();
   let rssPeak = before.rss;
   let sampling = true;
@@ -147,7 +150,7 @@ async function measureRound(
   await sampler;
   const after = await worker.stats();
   const threadsAfter = threadCpuMs(worker.pid);
-  const serverAfter = serverPid === undefined ? undefined : processCpuMs(serverPid);
+  const serverAfter = server.cpuMs();
   const history = await readHistories(client, ids, variant === 'toolrail' ? 'callModel' : 'model');
   return {
     variant,

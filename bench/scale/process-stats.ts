@@ -6,13 +6,26 @@ let ticksPerSecond: number | undefined;
 /** A `/proc/…/stat` line read: the thread's (or process's) name and its CPU time (user + system) in ms. */
 function readStat(file: string): { name: string; cpuMs: number } {
   const stat = readFileSync(file, 'utf8');
-  // Fields after the name (which may hold spaces) start after its closing parenthesis.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  const fields = fieldsAfterName(stat);
   return {
     name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
-    cpuMs: ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond,
+    cpuMs: ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks(),
   };
+}
+
+/**
+ * A `/proc/…/stat` line's fields after the process's name (which may hold spaces), from its state
+ * on: [1] the parent's pid; [11] and [12] user and system time, [13] and [14] those of its children
+ * that ended and were waited for, in clock ticks.
+ */
+function fieldsAfterName(stat: string): string[] {
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** The kernel's clock ticks per second, the unit of `/proc/…/stat`'s CPU times. */
+function clockTicks(): number {
+  ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  return ticksPerSecond;
 }
 
 /** CPU time (user + system) of process `pid` so far, in milliseconds; `undefined` where `/proc` is not readable. */
@@ -22,6 +35,42 @@ export function processCpuMs(pid: number): number | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * CPU time (user + system, ms) of processes `pids` and every process below them so far, the ones
+ * that ended and were waited for included (their time is in their parent's children's time);
+ * `undefined` where `/proc` is not readable. The production stack's servers are such trees: the
+ * Temporal server under its supervisor, PostgreSQL's postmaster and its backends under theirs.
+ */
+export function processTreeCpuMs(pids: readonly number[]): number | undefined {
+  const processes: { pid: number; parent: number; cpuMs: number }[] = [];
+  try {
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const fields = fieldsAfterName(readFileSync(`/proc/${entry}/stat`, 'utf8'));
+        const ticks = [11, 12, 13, 14].reduce((sum, field) => sum + Number(fields[field]), 0);
+        processes.push({ pid: Number(entry), parent: Number(fields[1]), cpuMs: (ticks * 1000) / clockTicks() });
+      } catch {
+        // The process ended meanwhile.
+      }
+    }
+  } catch {
+    return undefined;
+  }
+  const inTree = new Set(pids);
+  // Parents are listed before their children nearly always; repeat until no process joins.
+  for (let grown = true; grown;) {
+    grown = false;
+    for (const { pid, parent } of processes) {
+      if (inTree.has(pid) || !inTree.has(parent)) continue;
+      inTree.add(pid);
+      grown = true;
+    }
+  }
+  const found = processes.filter(({ pid }) => inTree.has(pid));
+  return found.length === 0 ? undefined : found.reduce((sum, { cpuMs }) => sum + cpuMs, 0);
 }
 
 /**
@@ -91,18 +140,22 @@ export function loadLine(): string {
 }
 
 /**
- * Resolves once process `pid` is nearly idle: under `idleMsPerSecond` of CPU in each of two
- * consecutive seconds (or after `maxMs`). The scale benchmark waits so before each measured round,
- * so that what the server still does for the round before it (timers of its activities firing,
- * visibility writes) is not counted against the next one. Returns how long it waited, in ms.
+ * Resolves once a server is nearly idle: `cpuMs` (its CPU time so far, ms) grows by under
+ * `idleMsPerSecond` in each of two consecutive seconds (or after `maxMs`). The scale benchmark
+ * waits so before each measured round, so that what the server still does for the round before it
+ * (timers of its activities firing, visibility writes) is not counted against the next one.
+ * Returns how long it waited, in ms.
  */
-export async function untilIdle(pid: number, { idleMsPerSecond = 50, maxMs = 90_000 } = {}): Promise<number> {
+export async function untilIdle(
+  cpuMs: () => number | undefined,
+  { idleMsPerSecond = 50, maxMs = 90_000 } = {},
+): Promise<number> {
   const started = Date.now();
   let quietSeconds = 0;
   while (quietSeconds < 2 && Date.now() - started < maxMs) {
-    const before = processCpuMs(pid);
+    const before = cpuMs();
     await new Promise((resolve) => setTimeout(resolve, 1_000));
-    const after = processCpuMs(pid);
+    const after = cpuMs();
     if (before === undefined || after === undefined) return Date.now() - started;
     quietSeconds = after - before < idleMsPerSecond ? quietSeconds + 1 : 0;
   }

@@ -19,6 +19,8 @@ export interface TestPostgres {
   pause(): Promise<void>;
   /** Starts the server again on the same port with the same data; resolves once it accepts connections. */
   resume(): Promise<void>;
+  /** The pid of the server's supervisor (PostgreSQL's processes run below it), while it runs. */
+  pid(): number | undefined;
 }
 
 /** Options of {@link startPostgres}. */
@@ -121,6 +123,7 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
       stop,
       pause: shutDown,
       resume: start,
+      pid: () => (server?.exitCode === null && server.signalCode === null ? server.pid : undefined),
     };
   } catch (error) {
     await stop();

@@ -65,6 +65,11 @@ export interface ProductionStack {
   restartTemporal(): Promise<void>;
   /** Stops PostgreSQL (a fast shutdown) and starts it again. */
   restartPostgres(): Promise<void>;
+  /**
+   * The pids of the Temporal server's and PostgreSQL's supervisors, each with its server's
+   * processes below it (for measuring what the stack's servers cost).
+   */
+  serverProcessIds(): number[];
   /** Stops every process the stack started and removes its files. */
   stop(): Promise<void>;
 }
@@ -277,6 +282,7 @@ export async function startProductionStack(options: StartStackOptions = {}): Pro
         await postgres.restart();
         progress(`PostgreSQL was down ${Date.now() - stoppedAt} ms`);
       },
+      serverProcessIds: () => [server?.pid, postgres.pid()].filter((pid) => pid !== undefined),
       stop,
     };
   } catch (error) {

@@ -1,7 +1,10 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { isMainThread } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { roundLines, threadLine, timeoutLine } from '../../../bench/scale/print-scale-results';
-import { threadCpuMs, threadKind } from '../../../bench/scale/process-stats';
+import { processTreeCpuMs, threadCpuMs, threadKind } from '../../../bench/scale/process-stats';
+import { scaleServerKind } from '../../../bench/scale/scale-server';
 import type { HistoryFigures } from '../../../bench/scale/scale-histories';
 import type { ScaleRound, ScaleVariant } from '../../../bench/scale/scale-types';
 
@@ -107,6 +110,37 @@ describe("a process's CPU by thread", () => {
     const after = threadCpuMs(process.pid);
     expect(spin).toBeGreaterThan(0);
     expect((after?.get(kind) ?? 0) - (before?.get(kind) ?? 0)).toBeGreaterThanOrEqual(100);
+  });
+});
+
+describe("a server's CPU with the processes below it", () => {
+  it('counts the processes below the given one, one that ended and was waited for included', async () => {
+    // A shell runs one Node process that spins 200 ms of CPU and ends, then one that spins as long
+    // and stays until its input closes: the tree holds both spins, the first only in the shell's
+    // children's time.
+    const spin = 'const s = process.cpuUsage(); while (process.cpuUsage(s).user < 200000);';
+    const script = `"$0" -e '${spin}' && "$0" -e '${spin} console.log("spun"); process.stdin.resume()'`;
+    const shell = spawn('sh', ['-c', script, process.execPath], { stdio: ['pipe', 'pipe', 'inherit'] });
+    try {
+      await once(shell.stdout, 'data');
+      expect(processTreeCpuMs([shell.pid ?? 0])).toBeGreaterThanOrEqual(380);
+    } finally {
+      shell.stdin.end();
+      if (shell.exitCode === null && shell.signalCode === null) await once(shell, 'exit');
+    }
+  });
+
+  it('has nothing to count for processes that do not exist', () => {
+    expect(processTreeCpuMs([])).toBeUndefined();
+  });
+});
+
+describe('the scale benchmark choosing its server', () => {
+  it('runs on a dev server unless told to run on the production stack', () => {
+    expect(scaleServerKind(undefined)).toBe('dev');
+    expect(scaleServerKind('dev')).toBe('dev');
+    expect(scaleServerKind('stack')).toBe('stack');
+    expect(() => scaleServerKind('postgres')).toThrow(/TOOLRAIL_BENCH_SCALE_SERVER=postgres: use dev .* or stack/);
   });
 });
 
