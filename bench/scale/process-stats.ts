@@ -28,20 +28,12 @@ function clockTicks(): number {
   return ticksPerSecond;
 }
 
-/** CPU time (user + system) of process `pid` so far, in milliseconds; `undefined` where `/proc` is not readable. */
-export function processCpuMs(pid: number): number | undefined {
-  try {
-    return readStat(`/proc/${pid}/stat`).cpuMs;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * CPU time (user + system, ms) of processes `pids` and every process below them so far, the ones
  * that ended and were waited for included (their time is in their parent's children's time);
- * `undefined` where `/proc` is not readable. The production stack's servers are such trees: the
- * Temporal server under its supervisor, PostgreSQL's postmaster and its backends under theirs.
+ * `undefined` where `/proc` is not readable or none of them runs. A dev server is one process; the
+ * production stack's servers are trees: the Temporal server under its supervisor, PostgreSQL's
+ * postmaster and its backends under theirs.
  */
 export function processTreeCpuMs(pids: readonly number[]): number | undefined {
   const processes: { pid: number; parent: number; cpuMs: number }[] = [];

@@ -1,6 +1,6 @@
 import { startDevServer } from '../../src/devserver/start-dev-server';
 import { startProductionStack } from '../../test/harness/stack/start-stack';
-import { findProcess, processCpuMs, processTreeCpuMs } from './process-stats';
+import { findProcess, processTreeCpuMs } from './process-stats';
 
 /**
  * The Temporal server a scale run's sessions run on (`TOOLRAIL_BENCH_SCALE_SERVER`): `dev`, the
@@ -48,7 +48,7 @@ export async function startScaleServer(kind: ScaleServerKind): Promise<ScaleServ
     description: 'local dev server',
     address: server.address,
     namespace: server.namespace,
-    cpuMs: () => (pid === undefined ? undefined : processCpuMs(pid)),
+    cpuMs: () => (pid === undefined ? undefined : processTreeCpuMs([pid])),
     stop: () => server.stop(),
   };
 }

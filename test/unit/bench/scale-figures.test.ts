@@ -130,8 +130,10 @@ describe("a server's CPU with the processes below it", () => {
     }
   });
 
-  it('has nothing to count for processes that do not exist', () => {
-    expect(processTreeCpuMs([])).toBeUndefined();
+  it('has nothing to count for a process that has ended', async () => {
+    const ended = spawn(process.execPath, ['-e', '']);
+    await once(ended, 'exit');
+    expect(processTreeCpuMs([ended.pid ?? 0])).toBeUndefined();
   });
 });
 
