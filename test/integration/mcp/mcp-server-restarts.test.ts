@@ -246,9 +246,10 @@ describe('an MCP server that dies mid-session', () => {
           await runEnded(session, 1);
           const lost = toolResultOf(await session.transcript(), 'long');
           expect(lost).toMatchObject({ isError: true, code: 'EXECUTION_ERROR' });
-          // The network error depends on where the ping met the dead server (refused, or reset on a kept-alive socket).
+          // The network error depends on where the ping met the dead server (refused, or reset on a
+          // kept-alive socket as it was read or written).
           expect(lost.content).toMatch(
-            /The MCP server "remote" was lost while this call ran: it could not be reached \((connect ECONNREFUSED 127\.0\.0\.1:\d+|read ECONNRESET|other side closed)\)/,
+            /The MCP server "remote" was lost while this call ran: it could not be reached \((connect ECONNREFUSED 127\.0\.0\.1:\d+|(read|write) ECONNRESET|other side closed)\)/,
           );
           expect(lost.content).not.toContain('fetch failed');
           expect(await attemptsOf(session, 'long')).toEqual([1]);
