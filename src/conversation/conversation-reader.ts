@@ -1,8 +1,12 @@
+import { LRUCache } from 'lru-cache';
 import type { ConversationMessage } from '../models';
 import type { ContentRef, EncodedContent } from '../store';
 import type { ConversationLog, ConversationLogKeys, MessageRef } from '../session';
 import { segmentEntries } from '../session';
 import { decodeMessage, decodeSegment, encodeMessage, encodeSegment } from './encode-message';
+
+/** What the cache holds: a sealed segment, a message or a stored text. */
+type CachedContent = CachedSegment | ConversationMessage | string;
 
 /** Reads and writes one worker's view of the sessions' conversations in a content store. */
 export interface ConversationReader {
@@ -33,17 +37,48 @@ export interface ConversationReader {
   readText(sessionId: string, key: string): Promise<string>;
 }
 
+/** Options of {@link createConversationReader}. */
+export interface ConversationCacheOptions {
+  /** Most bytes of content (as stored) the cache stands for; default 64 MiB. */
+  cacheBytes?: number;
+  /** An entry not read for this long (ms) leaves the cache; default five minutes. */
+  cacheIdleMs?: number;
+  /** The clock idleness is measured by (ms); default `performance.now`. */
+  clock?: { now(): number };
+}
+
 /**
  * A conversation reader over `content` (a content store through the user's payload codecs, if
- * any). Content is immutable, so segments and messages read once stay in an in-process cache
- * (least recently used first out, at most `cacheBytes`, default 64 MiB): the model call at call
- * 1,000 reads only what is new since the last one.
+ * any). Content is immutable, so segments and messages read once stay in an in-process cache while
+ * their session is busy: the model call at call 1,000 reads only what is new since the last one.
+ * The cache lets go of the least recently read first past `cacheBytes`, and of what was not read for
+ * `cacheIdleMs` (ended and waiting sessions), so a worker that runs many sessions one after another
+ * holds only those of the last few minutes.
  */
 export function createConversationReader(
   content: EncodedContent,
-  { cacheBytes = 64 * 1024 * 1024 } = {},
+  { cacheBytes = 64 * 1024 * 1024, cacheIdleMs = 5 * 60_000, clock = performance }: ConversationCacheOptions = {},
 ): ConversationReader {
-  const cache = new ByteBoundedCache(cacheBytes);
+  const cache = new LRUCache<string, CachedContent>({
+    maxSize: cacheBytes,
+    // A value larger than the whole cache is not kept (the byte count is the stored size).
+    maxEntrySize: cacheBytes,
+    ttl: cacheIdleMs,
+    updateAgeOnGet: true,
+    // Reads the clock on each use rather than caching its reading behind a timer.
+    ttlResolution: 0,
+    perf: clock,
+  });
+  // Expired entries leave as they are met, and all at once at most every quarter of `cacheIdleMs`
+  // as new ones come: memory follows the sessions that are busy, with no timer of its own.
+  let purgedAt = clock.now();
+  const remember = (key: string, value: CachedContent, bytes: number): void => {
+    if (clock.now() - purgedAt >= cacheIdleMs / 4) {
+      cache.purgeStale();
+      purgedAt = clock.now();
+    }
+    cache.set(key, value, { size: Math.max(1, bytes) }); // lru-cache counts no size below 1
+  };
 
   const readSegment = async (sessionId: string, key: string): Promise<CachedSegment> => {
     const cacheKey = `${sessionId}\u0000${key}`;
@@ -57,7 +92,7 @@ export function createConversationReader(
       entries: segment.entries,
       bytes: bytes.length,
     };
-    cache.set(cacheKey, value, bytes.length);
+    remember(cacheKey, value, bytes.length);
     return value;
   };
   const readChain = async (sessionId: string, head: string | null): Promise<MessageRef[]> => {
@@ -77,7 +112,7 @@ export function createConversationReader(
       missing.map(async ({ key, index }) => {
         const bytes = await content.get(sessionId, key);
         const message = decodeMessage(bytes);
-        cache.set(`${sessionId}\u0000${key}`, message, bytes.length);
+        remember(`${sessionId}\u0000${key}`, message, bytes.length);
         messages[index] = message;
       }),
     );
@@ -110,7 +145,7 @@ export function createConversationReader(
       });
       // What this worker wrote, the next model call on it reads without a round trip to the store.
       for (const [index, { bytes }] of encoded.entries())
-        cache.set(`${sessionId}\u0000${keys[index] as string}`, decodeMessage(bytes), bytes.length);
+        remember(`${sessionId}\u0000${keys[index] as string}`, decodeMessage(bytes), bytes.length);
       return refs;
     },
     async sealAfter(sessionId, head, entries) {
@@ -132,13 +167,13 @@ export function createConversationReader(
         entries: merged.entries,
         bytes: bytes.length,
       };
-      cache.set(`${sessionId}\u0000${key}`, cached, bytes.length);
+      remember(`${sessionId}\u0000${key}`, cached, bytes.length);
       return { key, bytes: bytes.length, preview: '' };
     },
     async storeText(sessionId, text) {
       const bytes = new TextEncoder().encode(text);
       const key = await content.put(sessionId, bytes);
-      cache.set(`${sessionId}\u0000${key}`, text, bytes.length);
+      remember(`${sessionId}\u0000${key}`, text, bytes.length);
       return key;
     },
     async readText(sessionId, key) {
@@ -147,7 +182,7 @@ export function createConversationReader(
       if (cached !== undefined) return cached;
       const bytes = await content.get(sessionId, key);
       const text = new TextDecoder().decode(bytes);
-      cache.set(cacheKey, text, bytes.length);
+      remember(cacheKey, text, bytes.length);
       return text;
     },
     async sealTail(sessionId, log) {
@@ -165,54 +200,4 @@ interface CachedSegment {
   previousRef: ContentRef | null;
   entries: MessageRef[];
   bytes: number;
-}
-
-/**
- * A cache bounded by the bytes its values stand for, that lets go of what was not used recently
- * first (the CLOCK approximation of least recently used: a read marks its entry, which costs a
- * model call reading a long conversation no reordering; eviction gives a marked entry a second
- * round).
- */
-class ByteBoundedCache {
-  readonly #entries = new Map<string, { value: unknown; bytes: number; used: boolean }>();
-  readonly #limit: number;
-  #bytes = 0;
-
-  constructor(limit: number) {
-    this.#limit = limit;
-  }
-
-  get(key: string): unknown {
-    const entry = this.#entries.get(key);
-    if (entry === undefined) return undefined;
-    entry.used = true;
-    return entry.value;
-  }
-
-  delete(key: string): void {
-    const entry = this.#entries.get(key);
-    if (entry === undefined) return;
-    this.#entries.delete(key);
-    this.#bytes -= entry.bytes;
-  }
-
-  set(key: string, value: unknown, bytes: number): void {
-    if (bytes > this.#limit) return;
-    const known = this.#entries.get(key);
-    if (known) this.#bytes -= known.bytes;
-    this.#entries.delete(key);
-    this.#entries.set(key, { value, bytes, used: false });
-    this.#bytes += bytes;
-    for (const [oldest, entry] of this.#entries) {
-      if (this.#bytes <= this.#limit) break;
-      this.#entries.delete(oldest);
-      if (entry.used && oldest !== key) {
-        // Read since it was last looked at here: it goes round once more, unmarked.
-        entry.used = false;
-        this.#entries.set(oldest, entry);
-        continue;
-      }
-      this.#bytes -= entry.bytes;
-    }
-  }
 }

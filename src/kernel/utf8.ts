@@ -33,11 +33,16 @@ export function truncateUtf8(text: string, maxBytes: number): string {
 /** Longest preview of a stored content or message, in characters: what its reference carries for transcripts and the UI. */
 export const previewChars = 200;
 
-/** The first `maxChars` characters of `text`, never ending in half a surrogate pair. */
+/**
+ * The first `maxChars` characters of `text`, never ending in half a surrogate pair, as a string of
+ * its own: a plain slice would keep all of `text` in memory for as long as the preview is kept (a
+ * cache of references, the feed's window).
+ */
 export function previewOf(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
   const code = text.charCodeAt(maxChars - 1);
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? maxChars - 1 : maxChars);
+  const part = text.slice(0, code >= 0xd800 && code <= 0xdbff ? maxChars - 1 : maxChars);
+  return JSON.parse(JSON.stringify(part)) as string;
 }
 
 function isLowSurrogate(code: number): boolean {

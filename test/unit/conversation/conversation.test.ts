@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildModelMessages } from '../../../src/conversation/build-model-messages';
 import { appendToLog, emptyConversationLog } from '../../../src/session/conversation-log';
@@ -31,8 +33,26 @@ describe('UTF-8 sizes', () => {
   it('cuts a preview before half a surrogate pair', () => {
     expect(previewOf('ab👋', 3)).toBe('ab');
     expect(previewOf('abc', 3)).toBe('abc');
+    expect(previewOf('a\ud800bc', 3)).toBe('a\ud800b');
+  });
+
+  it('keeps a preview without the text it was taken from: 100 previews of 1 MB texts hold well under 1 MB', () => {
+    const collectGarbage = garbageCollector();
+    collectGarbage();
+    const before = process.memoryUsage().heapUsed;
+    const previews = Array.from({ length: 100 }, (_, index) => previewOf(`${index} `.repeat(500_000).concat('.'), 200));
+    collectGarbage();
+    const held = process.memoryUsage().heapUsed - before;
+    expect(previews[99]).toHaveLength(200);
+    expect(held).toBeLessThan(1_000_000);
   });
 });
+
+/** V8's `gc()`, made callable in this process. */
+function garbageCollector(): () => void {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}
 
 describe('message encoding', () => {
   it('round-trips a message and gives the same message the same bytes', () => {
@@ -130,6 +150,21 @@ describe('the conversation reader', () => {
     expect(store.reads).toEqual([]);
     await reader.readMessages('s', [second as MessageRef]);
     expect(store.reads).toEqual([second?.key]);
+  });
+
+  it('lets go of what was not read for its idle time, once new content comes, and keeps what was read', async () => {
+    const clock = { ms: 1_000_000, now: () => clock.ms };
+    const reader = createConversationReader(encodedContent(store), { cacheIdleMs: 60_000, clock });
+    const text = (name: string): ConversationMessage => ({ role: 'user', text: name });
+    const [idle, busy] = await reader.storeMessages('s', [text('idle'), text('busy')]);
+    clock.ms += 50_000;
+    await reader.readMessages('s', [busy as MessageRef]);
+    clock.ms += 50_000;
+    await reader.storeMessages('s', [text('new')]);
+    await reader.readMessages('s', [busy as MessageRef]);
+    expect(store.reads).toEqual([]);
+    await reader.readMessages('s', [idle as MessageRef]);
+    expect(store.reads).toEqual([idle?.key]);
   });
 
   it('stores a message under the SHA-256 of its bytes, the same message under the same key', async () => {
