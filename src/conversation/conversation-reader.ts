@@ -60,9 +60,8 @@ export function createConversationReader(
   { cacheBytes = 64 * 1024 * 1024, cacheIdleMs = 5 * 60_000, clock = performance }: ConversationCacheOptions = {},
 ): ConversationReader {
   const cache = new LRUCache<string, CachedContent>({
+    // A value larger than the whole cache is not kept (lru-cache's default: an entry may be at most `maxSize`).
     maxSize: cacheBytes,
-    // A value larger than the whole cache is not kept (the byte count is the stored size).
-    maxEntrySize: cacheBytes,
     ttl: cacheIdleMs,
     updateAgeOnGet: true,
     // Reads the clock on each use rather than caching its reading behind a timer.
