@@ -153,7 +153,12 @@ export type FeedEventBody =
 export interface FeedEventPlace {
   /** Position in the session's feed: 0, 1, 2, … for the whole session, across continue-as-new. */
   offset: number;
-  /** Workflow time of the event, in epoch milliseconds. */
+  /**
+   * Workflow time of the event, in epoch milliseconds; never earlier than the event before it. Two
+   * readers (one live, one replaying a closed run) may see it a few milliseconds apart where a query
+   * reached the session while a local activity ran (Temporal's SDK sets the replay's clock from the
+   * activity's marker).
+   */
   at: number;
   /** The run it belongs to (1-based; 0 before the first run began). */
   run: number;
