@@ -79,9 +79,11 @@ describe('session statuses tell the truth', () => {
       });
       await expect.poll(async () => (await session.status()).status).toBe('idle');
       await session.workflow.terminate('operator stopped it');
-      const listed = await client.listSessions();
-      const entry = listed.find((candidate) => candidate.sessionId === session.sessionId);
-      expect(entry).toMatchObject({ status: 'failed', workflowStatus: 'TERMINATED' });
+      // The list is Temporal's visibility store, which shows the termination a moment after it.
+      const listedEntry = async () =>
+        (await client.listSessions()).find((candidate) => candidate.sessionId === session.sessionId);
+      await expect.poll(async () => (await listedEntry())?.workflowStatus).toBe('TERMINATED');
+      expect(await listedEntry()).toMatchObject({ status: 'failed', workflowStatus: 'TERMINATED' });
       const idle = await client.listSessions({ status: 'idle' });
       expect(idle.map((candidate) => candidate.sessionId)).not.toContain(session.sessionId);
     });
