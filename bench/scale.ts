@@ -8,7 +8,7 @@ import type { CompiledRuleSet } from '../src/rules';
 import type { bareSession } from './scale/bare-workflows';
 import { emptyRules } from './dispatch/measure-on-server';
 import { forgetTaskQueue } from './scale/forget-task-queue';
-import { loadLine, threadCpuMs, untilIdle } from './scale/process-stats';
+import { cpuRate, loadLine, machineBusyMs, threadCpuMs, untilIdle } from './scale/process-stats';
 import { readHistories } from './scale/scale-histories';
 import { scaleServerKind, startScaleServer } from './scale/scale-server';
 import type { ScaleServer } from './scale/scale-server';
@@ -18,7 +18,7 @@ import type { ScaleWorkerProcess } from './scale/scale-workers';
 import { printPhase } from './scale/print-scale-results';
 import type { ScalePhase, ScaleRound, ScaleVariant } from './scale/scale-types';
 
-/** The workloads; `TOOLRAIL_BENCH_QUICK=1` (or `--quick`): shorter ones, a few minutes in all. */
+/** The workloads; `TOOLRAIL_BENCH_QUICK=1` (or `--quick`): shorter ones, about a quarter of an hour in all. */
 function scalePhases(quick: boolean): ScalePhase[] {
   return quick
     ? [
@@ -33,6 +33,18 @@ function scalePhases(quick: boolean): ScalePhase[] {
         { title: '1,000 sessions at once, 6 turns each', sessions: 1_000, turns: 6, rounds: 5, variants: concurrent() },
       ];
 }
+
+/**
+ * Busy time (summed over the cores, ms) a second below which the machine counts as quiet before a
+ * round: a tenth of a core, above what the idle workers' polls and the server's own ticks use.
+ */
+const machineIdleMsPerSecond = 100;
+
+/**
+ * How long after a round ends the server may still fire timers of the round's activities, ms: the
+ * longest activity timeout either variant sets (bare's start-to-close, a minute), with a margin.
+ */
+const activityTimersDueMs = 62_000;
 
 /** The task queue of a variant's worker (both bare variants run on the bare worker). */
 function taskQueueOf(variant: ScaleVariant): string {
@@ -128,8 +140,11 @@ async function measureRound(
   run: (id: string) => Promise<void>,
   client: Client,
 ): Promise<ScaleRound> {
-  // The server finishes what the round before left (its activities' timers, visibility writes) first.
+  // The round starts on a quiet server and a quiet machine (no disk still writing back an earlier run).
   await untilIdle(() => server.cpuMs());
+  const settleMs = await untilIdle(machineBusyMs, { idleMsPerSecond: machineIdleMsPerSecond, maxMs: 120_000 });
+  if (settleMs >= 120_000)
+    process.stdout.write(`(the machine stayed busy for two minutes before a ${variant} round; ${loadLine()})\n`);
   const before = await worker.stats();
   const threadsBefore = threadCpuMs(worker.pid);
   const serverBefore = server.cpuMs();
@@ -144,29 +159,50 @@ async function measureRound(
   })();
   const started = performance.now();
   await Promise.all(ids.map(run));
-  const wallMs = performance.now() - started;
+  const ended = performance.now();
   const clientCpu = process.cpuUsage(clientBefore);
   sampling = false;
   await sampler;
   const after = await worker.stats();
   const threadsAfter = threadCpuMs(worker.pid);
-  const serverAfter = server.cpuMs();
+  const serverCpuMs = await serverCpuOfRound(server, serverBefore, ended);
   const history = await readHistories(client, ids, variant === 'toolrail' ? 'callModel' : 'model');
   return {
     variant,
     turns: ids.length * turns,
-    wallMs,
+    wallMs: ended - started,
     workerCpuMs: (after.cpuMicros - before.cpuMicros) / 1000,
     workerThreadCpuMs:
       threadsBefore &&
       threadsAfter &&
       new Map([...threadsAfter].map(([kind, ms]) => [kind, ms - (threadsBefore.get(kind) ?? 0)])),
-    serverCpuMs: serverBefore === undefined || serverAfter === undefined ? undefined : serverAfter - serverBefore,
+    serverCpuMs,
     clientCpuMs: (clientCpu.user + clientCpu.system) / 1000,
     workerRssPeak: Math.max(rssPeak, after.rss),
     workerRssAfter: after.rss,
     history,
   };
+}
+
+/**
+ * The server's CPU (ms) for one round: from `serverBefore` until the timers the round's activities
+ * left have come due (`activityTimersDueMs` after the round `ended`, at `performance.now()`) and the
+ * server is idle again, less what an idle server spends in that tail. So each variant pays for its
+ * own activities' timers (toolrail's heartbeat timeouts fire within seconds, bare's start-to-close
+ * a minute later), and none for another round's.
+ */
+async function serverCpuOfRound(
+  server: ScaleServer,
+  serverBefore: number | undefined,
+  ended: number,
+): Promise<number | undefined> {
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, ended + activityTimersDueMs - performance.now())));
+  await untilIdle(() => server.cpuMs());
+  const serverAfter = server.cpuMs();
+  const tailMs = performance.now() - ended;
+  const idleMsPerSecond = await cpuRate(() => server.cpuMs(), 5_000);
+  if (serverBefore === undefined || serverAfter === undefined || idleMsPerSecond === undefined) return undefined;
+  return serverAfter - serverBefore - (idleMsPerSecond * tailMs) / 1_000;
 }
 
 async function runToolrailSession(

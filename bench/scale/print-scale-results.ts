@@ -113,15 +113,14 @@ export function threadLine(variant: ScaleVariant, rounds: readonly ScaleRound[])
 /**
  * One line per round, in the order run, with each variant's own figures in the order it ran: how
  * far the rounds spread, and whether a variant's place in the order (or how many rounds its worker
- * ran before) moves them.
+ * ran before) moves them. `rows`: the figures each gives (by default those of many sessions at once).
  */
-export function roundLines(rounds: readonly (readonly ScaleRound[])[]): string[] {
+export function roundLines(rounds: readonly (readonly ScaleRound[])[], rows: readonly Row[] = roundRows): string[] {
   return rounds.map(
     (measured, index) =>
       `round ${index + 1}: ${measured
         .map(
-          (round) =>
-            `${round.variant}: ${roundRows.map((row) => `${row.label} ${row.format(row.of(round))}`).join(', ')}`,
+          (round) => `${round.variant}: ${rows.map((row) => `${row.label} ${row.format(row.of(round))}`).join(', ')}`,
         )
         .join('; then ')}`,
   );
@@ -176,6 +175,7 @@ export function printPhase(phase: ScalePhase, rounds: readonly (readonly ScaleRo
       for (const timeout of timeouts) lines.push(`  ${timeoutLine(timeout)}`);
     }
   } else {
+    lines.push(...roundLines(rounds, [workerCpu, serverCpu]));
     lines.push(...historyBreakdown(rounds[0] ?? [], variants));
   }
   process.stdout.write(`${lines.join('\n')}\n`);

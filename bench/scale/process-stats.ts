@@ -121,6 +121,22 @@ export function findProcess(parts: readonly string[]): number | undefined {
   return undefined;
 }
 
+/**
+ * Time (ms) the machine's cores have spent so far busy or waiting for the disk, summed over the
+ * cores (the first line of `/proc/stat`: all but idle); `undefined` where it is not readable.
+ */
+export function machineBusyMs(): number | undefined {
+  try {
+    const [label, ...ticks] = readFileSync('/proc/stat', 'utf8').split('\n')[0]?.trim().split(/\s+/) ?? [];
+    if (label !== 'cpu') return undefined;
+    // user nice system idle iowait irq softirq steal …: everything but idle (the fourth).
+    const busy = ticks.slice(0, 8).reduce((sum, value, index) => (index === 3 ? sum : sum + Number(value)), 0);
+    return (busy * 1000) / clockTicks();
+  } catch {
+    return undefined;
+  }
+}
+
 /** The machine's 1-minute load average as `uptime` shows it, with the core count. */
 export function loadLine(): string {
   try {
@@ -132,11 +148,11 @@ export function loadLine(): string {
 }
 
 /**
- * Resolves once a server is nearly idle: `cpuMs` (its CPU time so far, ms) grows by under
- * `idleMsPerSecond` in each of two consecutive seconds (or after `maxMs`). The scale benchmark
- * waits so before each measured round, so that what the server still does for the round before it
- * (timers of its activities firing, visibility writes) is not counted against the next one.
- * Returns how long it waited, in ms.
+ * Resolves once a server (or the machine) is nearly idle: `cpuMs` (its CPU time so far, ms) grows
+ * by under `idleMsPerSecond` in each of two consecutive seconds (or after `maxMs`). The scale
+ * benchmark waits so before each measured round, so that what the server still does for the round
+ * before it (timers of its activities firing, visibility writes), or the machine for an earlier run,
+ * is not counted against the next one. Returns how long it waited, in ms.
  */
 export async function untilIdle(
   cpuMs: () => number | undefined,
@@ -152,4 +168,13 @@ export async function untilIdle(
     quietSeconds = after - before < idleMsPerSecond ? quietSeconds + 1 : 0;
   }
   return Date.now() - started;
+}
+
+/** How fast `cpuMs` (CPU time so far, ms) grows over the next `overMs`, in ms per second; `undefined` where unreadable. */
+export async function cpuRate(cpuMs: () => number | undefined, overMs: number): Promise<number | undefined> {
+  const before = cpuMs();
+  const started = Date.now();
+  await new Promise((resolve) => setTimeout(resolve, overMs));
+  const after = cpuMs();
+  return before === undefined || after === undefined ? undefined : ((after - before) * 1_000) / (Date.now() - started);
 }

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { isMainThread } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { roundLines, threadLine, timeoutLine } from '../../../bench/scale/print-scale-results';
-import { processTreeCpuMs, threadCpuMs, threadKind } from '../../../bench/scale/process-stats';
+import { cpuRate, machineBusyMs, processTreeCpuMs, threadCpuMs, threadKind } from '../../../bench/scale/process-stats';
 import { scaleServerKind } from '../../../bench/scale/scale-server';
 import type { HistoryFigures } from '../../../bench/scale/scale-histories';
 import type { ScaleRound, ScaleVariant } from '../../../bench/scale/scale-types';
@@ -110,6 +110,28 @@ describe("a process's CPU by thread", () => {
     const after = threadCpuMs(process.pid);
     expect(spin).toBeGreaterThan(0);
     expect((after?.get(kind) ?? 0) - (before?.get(kind) ?? 0)).toBeGreaterThanOrEqual(100);
+  });
+});
+
+describe("the machine's busy time", () => {
+  it('counts the CPU this process spends among the busy time of all the cores', () => {
+    const before = machineBusyMs();
+    const started = process.cpuUsage();
+    let spin = 0;
+    while (process.cpuUsage(started).user < 200_000) spin += Math.sqrt(spin + 1);
+    const after = machineBusyMs();
+    expect(spin).toBeGreaterThan(0);
+    expect((after ?? 0) - (before ?? 0)).toBeGreaterThanOrEqual(100);
+  });
+
+  it('gives the rate at which a CPU time grows, in ms per second', async () => {
+    let calls = 0;
+    // A CPU time that reads 0 ms, then 500 ms a second later: 500 ms per second (less if the
+    // second ran long; never more, but for the clock's millisecond).
+    const rate = await cpuRate(() => (calls++ === 0 ? 0 : 500), 1_000);
+    expect(rate).toBeGreaterThan(100);
+    expect(rate).toBeLessThanOrEqual(501);
+    expect(await cpuRate(() => undefined, 1)).toBeUndefined();
   });
 });
 
