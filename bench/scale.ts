@@ -188,8 +188,8 @@ async function measureRound(
  * The server's CPU (ms) for one round: from `serverBefore` until the timers the round's activities
  * left have come due (`activityTimersDueMs` after the round `ended`, at `performance.now()`) and the
  * server is idle again, less what an idle server spends in that tail. So each variant pays for its
- * own activities' timers (toolrail's heartbeat timeouts fire within seconds, bare's start-to-close
- * a minute later), and none for another round's.
+ * own activities' timers (toolrail's heartbeat timeouts come due within half a minute, bare's
+ * start-to-close within a minute), and none for another round's.
  */
 async function serverCpuOfRound(
   server: ScaleServer,
