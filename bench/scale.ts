@@ -40,6 +40,9 @@ function scalePhases(quick: boolean): ScalePhase[] {
  */
 const machineIdleMsPerSecond = 100;
 
+/** Longest wait for a quiet machine before a round, ms; a round that waited so long says so. */
+const machineSettleMaxMs = 120_000;
+
 /**
  * How long after a round ends the server may still fire timers of the round's activities, ms: the
  * longest activity timeout either variant sets (bare's start-to-close, a minute), with a margin.
@@ -142,8 +145,11 @@ async function measureRound(
 ): Promise<ScaleRound> {
   // The round starts on a quiet server and a quiet machine (no disk still writing back an earlier run).
   await untilIdle(() => server.cpuMs());
-  const settleMs = await untilIdle(machineBusyMs, { idleMsPerSecond: machineIdleMsPerSecond, maxMs: 120_000 });
-  if (settleMs >= 120_000)
+  const settleMs = await untilIdle(machineBusyMs, {
+    idleMsPerSecond: machineIdleMsPerSecond,
+    maxMs: machineSettleMaxMs,
+  });
+  if (settleMs >= machineSettleMaxMs)
     process.stdout.write(`(the machine stayed busy for two minutes before a ${variant} round; ${loadLine()})\n`);
   const before = await worker.stats();
   const threadsBefore = threadCpuMs(worker.pid);
