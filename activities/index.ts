@@ -10,6 +10,7 @@ export type {
   ExecuteToolInput,
   ExecutedCall,
   SessionActivities,
+  SessionStoreInput,
   ToolsetByVersion,
 } from './types';
 export type { SessionActivityDependencies } from './create-session-activities';

@@ -26,11 +26,11 @@ import {
 } from '../src/session';
 import type { SessionRuleStateView, UserMessageInput } from '../src/session';
 import { installApprovals } from './batch';
-import { refusedUpdate } from './session';
+import { catalogNames } from './narrowing';
+import { refusedUpdate } from './refused-update';
 import type { Session } from './session';
 import type { SessionState } from './session-state';
-import { catalogNames } from './session-state';
-import { currentStoreProblem, statusView, unavailableTools } from './session-views';
+import { currentStoreProblem, statusView, unavailableTools } from './status-view';
 
 /**
  * Acts on a user interrupt at once: cancels the model call in flight and every running call whose

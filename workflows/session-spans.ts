@@ -4,7 +4,7 @@
 // replay). Without those interceptors (tracing off) there is no span view and no tracing work.
 import { context as otelContext, ProxyTracerProvider, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Attributes, Context, Span } from '@opentelemetry/api';
-import type { SessionView } from './session-views';
+import type { SessionView } from './session-view';
 
 /** Span names: one session (Temporal's `RunWorkflow:agentSession`) holds turns, which hold the rest. */
 export const sessionSpanNames = {

@@ -1,9 +1,6 @@
 import { beginTurn, endRun, startRun } from '../src/rules';
 import type { CompiledRuleSet, RuleState } from '../src/rules';
 import { recordCall } from './record-call';
-
-// The rules' narrowing of the session's catalog (`narrowing.ts`).
-export { catalogNames, narrowedCatalog } from './narrowing';
 import {
   appendToLog,
   beginTurnInProgress,

@@ -2,7 +2,6 @@ import { ApplicationFailure, workflowInfo } from '@temporalio/workflow';
 import { toolrailVersion } from '../src/kernel';
 import { buildSessionStartInputSchema, checkSessionInput, refusedInputMessage } from '../src/session';
 import type { SessionInput } from '../src/session';
-import { patchedIn } from './patches';
 
 /**
  * The input this workflow run starts from. The first run of a session checks its start input
@@ -14,8 +13,7 @@ import { patchedIn } from './patches';
  * the previous run carried over.
  */
 export function startInput(input: SessionInput | undefined): SessionInput {
-  if (workflowInfo().continuedFromExecutionRunId !== undefined || !patchedIn('toolrail-start-input-checked'))
-    return input as SessionInput;
+  if (workflowInfo().continuedFromExecutionRunId !== undefined) return input as SessionInput;
   // Checked once, at the edge: the check builds about 200 zod schemas, which would cost each session
   // start some milliseconds of the worker's CPU and its cached session their memory.
   if (checkedByThisVersion(input)) return input as SessionInput;

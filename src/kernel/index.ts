@@ -18,7 +18,6 @@ export {
   defaultContextBudgets,
   fallbackContextBudgetBytes,
   toolrailProviderOptionsKey,
-  usualContextBudget,
 } from './model-settings';
 export { modelSettingsSchema, parseModelSettings } from './model-settings-schema';
 export type {
@@ -36,7 +35,4 @@ export { toolrailVersion } from './toolrail-version';
 export { zod } from './zod-on-first-use';
 export type { ToolrailErrorOptions } from './toolrail-error';
 export { TOOL_SEARCH_NAME } from './tool-search-name';
-export { withUsual, withoutUsual } from './usual-values';
 export { previewChars, previewOf, truncateUtf8, utf8ByteLength } from './utf8';
-export { packContentKey, unpackContentKey } from './packed-content-key';
-export { storeFingerprint } from './store-fingerprint';

@@ -9,16 +9,6 @@ export { mergeRuleStatePages, pageBytes, readPageRequest, ruleStatePage, transcr
 export type { PageRequest, PagedTranscriptEntry, RuleStatePage, TranscriptPage } from './answer-pages';
 export type { ConversationLog, ConversationLogKeys, ConversationSegment, MessageRef } from './conversation-log';
 export { undecodableEncoding } from './payload-converter';
-export {
-  assistantMessageText,
-  packStoredRef,
-  unpackStoredRef,
-  usualAssistantRef,
-  usualContentRef,
-  usualContextShown,
-  usualFinishReason,
-  usualMessageRef,
-} from './usual-refs';
 export { renderCurrentDetails } from './render-current-details';
 export { toolrailSearchAttributes, toolrailStatusKey, toolrailTotalTokensKey } from './search-attributes';
 export { addUsage, emptyUsageTotals, foldUsage, totalTokens } from './model-usage';
@@ -118,9 +108,7 @@ export {
   modelTextSignal,
 } from './feed-messages';
 export type { CarriedFeed, FeedPage, FeedRequest, ModelTextInput } from './feed-messages';
-export { packTranscriptEntry, unpackTranscriptEntry } from './carried-transcript';
-export type { CarriedTranscriptEntry } from './carried-transcript';
-export { beginTurnInProgress, carriedTurn, resumeTurnInProgress, settleTurnCalls } from './turn-in-progress';
+export { beginTurnInProgress, carriedTurn, settleTurnCalls } from './turn-in-progress';
 export type { TurnInProgress } from './turn-in-progress';
 export { toolCallFinishedLateSignal } from './tool-call-finished-late';
 export type { ToolCallFinishedLateInput } from './tool-call-finished-late';
