@@ -8,6 +8,7 @@ import {
   foldUsage,
   logWithResponse,
   settleTurnCalls,
+  unhandledEvent,
 } from '../src/session';
 import type {
   ConversationLog,
@@ -227,6 +228,8 @@ export function applyEvent(state: SessionState, event: SessionEvent): void {
     case 'notice':
     case 'continued_as_new':
       return; // views only
+    default:
+      return unhandledEvent(event);
   }
 }
 

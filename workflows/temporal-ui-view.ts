@@ -7,25 +7,13 @@ import {
   sessionSearchAttributes,
   toolrailSearchAttributes,
   toolrailStatusKey,
+  unhandledEvent,
 } from '../src/session';
-import type { SessionEventType } from '../src/session';
 import { narrowedCatalog } from './narrowing';
 import { isEnding } from './session-state';
 import type { SessionState } from './session-state';
 import type { SessionView } from './session-view';
 import { currentStoreProblem, unavailableTools } from './status-view';
-
-/** The events after which the Temporal UI is brought up to date: those that move the status (a notice updates the details only). */
-const publishedAfter = new Set<SessionEventType>([
-  'model_call_started',
-  'batch_started',
-  'approvals_requested',
-  'approvals_closed',
-  'run_ended',
-  'session_ended',
-  'store_waiting',
-  'store_back',
-]);
 
 /** How many of the latest notices the current details show. */
 const noticesShown = 3;
@@ -68,15 +56,50 @@ export function temporalUiView(): { onEvent: SessionView; firstLook: (state: Ses
     // workflow task and moves the status (`ToolrailClient` starts such a session listed as `running`).
     firstLook: (state) => publish(state, { detailsOnly: state.queuedMessages.length > 0 }),
     onEvent(event, state) {
-      if (event.type === 'notice') {
-        notices.splice(0, Math.max(0, notices.push(event.text) - noticesShown));
-        publish(state, { detailsOnly: true });
-      } else if (event.type === 'run_ended' && isEnding(state)) {
-        // `session_ended` follows in this workflow task: it shows the end.
-      } else if (event.type === 'continued_as_new') {
-        // The next run starts from these: a long run's counts reach the list at least once per workflow run.
-        publish(state, { allAttributes: true });
-      } else if (publishedAfter.has(event.type)) publish(state);
+      switch (event.type) {
+        case 'notice':
+          notices.splice(0, Math.max(0, notices.push(event.text) - noticesShown));
+          return publish(state, { detailsOnly: true });
+        case 'run_ended':
+          // A session that ends now: `session_ended` follows in this workflow task and shows the end.
+          return isEnding(state) ? undefined : publish(state);
+        case 'continued_as_new':
+          // The next run starts from these: a long run's counts reach the list at least once per workflow run.
+          return publish(state, { allAttributes: true });
+        // The events that move the status.
+        case 'model_call_started':
+        case 'batch_started':
+        case 'approvals_requested':
+        case 'approvals_closed':
+        case 'session_ended':
+        case 'store_waiting':
+        case 'store_back':
+          return publish(state);
+        case 'message_received':
+        case 'messages_stored':
+        case 'run_started':
+        case 'turn_started':
+        case 'catalog_changed':
+        case 'tools_narrowed':
+        case 'model_responded':
+        case 'model_text':
+        case 'model_call_failed':
+        case 'end_refused':
+        case 'verdict':
+        case 'approval_decided':
+        case 'tool_started':
+        case 'tool_ended':
+        case 'batch_ended':
+        case 'batch_cancelled':
+        case 'results_appended':
+        case 'log_sealed':
+        case 'interrupt_received':
+        case 'end_requested':
+        case 'store_identified':
+          return;
+        default:
+          return unhandledEvent(event);
+      }
     },
   };
 }

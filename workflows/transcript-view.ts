@@ -1,4 +1,4 @@
-import { maxCarriedTranscriptEntries, maxTranscriptEntries, transcriptPage } from '../src/session';
+import { maxCarriedTranscriptEntries, maxTranscriptEntries, transcriptPage, unhandledEvent } from '../src/session';
 import type { TranscriptEntry, TranscriptNote, TranscriptPage } from '../src/session';
 import type { SessionState } from './session-state';
 import type { SessionView } from './session-view';
@@ -46,7 +46,7 @@ export function transcriptView(carried: readonly TranscriptEntry[], carriedStart
             calls,
             ref: message,
             shown,
-            ...(finishReason === undefined ? {} : { finishReason }),
+            finishReason,
             ...(rawFinishReason === undefined ? {} : { rawFinishReason }),
             ...(usage === undefined ? {} : { usage }),
           });
@@ -89,8 +89,30 @@ export function transcriptView(carried: readonly TranscriptEntry[], carriedStart
             reason: event.reason,
             ...(event.detail === undefined ? {} : { detail: event.detail }),
           });
-        default:
+        // The rest is bookkeeping, or shows in the events above (a call's outcome in its result).
+        case 'message_received':
+        case 'messages_stored':
+        case 'turn_started':
+        case 'catalog_changed':
+        case 'model_call_started':
+        case 'model_text':
+        case 'model_call_failed':
+        case 'approvals_requested':
+        case 'approval_decided':
+        case 'batch_started':
+        case 'tool_started':
+        case 'tool_ended':
+        case 'batch_ended':
+        case 'batch_cancelled':
+        case 'log_sealed':
+        case 'interrupt_received':
+        case 'end_requested':
+        case 'continued_as_new':
+        case 'session_ended':
+        case 'store_identified':
           return;
+        default:
+          return unhandledEvent(event);
       }
     },
   };

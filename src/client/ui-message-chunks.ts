@@ -1,3 +1,4 @@
+import { unhandledEvent } from '../session';
 import type { FeedEvent, FeedEventOf, FeedValue, RunEndReason, UsageTotals } from '../session';
 import type { ContentRef } from '../store';
 
@@ -266,8 +267,15 @@ export function uiMessageChunker({
       case 'session_ended':
         chunks.push({ type: 'data-session-ended', data: { status: event.status } });
         break;
-      default:
+      case 'model_call_started':
+      case 'batch_started':
+      case 'tool_started':
+      case 'batch_ended':
+      case 'results_appended':
+      case 'end_requested':
         break;
+      default:
+        unhandledEvent(event);
     }
     return chunks;
   };

@@ -5,6 +5,7 @@ import type { ContentRef } from '../store';
 import { feedPreviewChars, feedValueBytes } from './feed-events';
 import type { FeedEventBody, FeedReason, FeedValue } from './feed-events';
 import type { SessionEvent } from './session-events';
+import { unhandledEvent } from './unhandled-event';
 
 /** Most tools `tools_narrowed` lists by name, visible and hidden each; the rest are counted in `omitted`. */
 export const feedToolListLimit = 100;
@@ -112,6 +113,8 @@ export function feedEventBodyOf(event: SessionEvent): FeedEventBody | undefined 
     case 'log_sealed':
     case 'store_identified':
       return undefined;
+    default:
+      return unhandledEvent(event);
   }
 }
 

@@ -111,6 +111,7 @@ export type { CarriedFeed, FeedPage, FeedRequest, ModelTextInput } from './feed-
 export { beginTurnInProgress, carriedTurn, settleTurnCalls } from './turn-in-progress';
 export type { TurnInProgress } from './turn-in-progress';
 export { toolCallFinishedLateSignal } from './tool-call-finished-late';
+export { unhandledEvent } from './unhandled-event';
 export type { ToolCallFinishedLateInput } from './tool-call-finished-late';
 export {
   buildSessionStartInputSchema,

@@ -79,7 +79,7 @@ export type SessionEvent =
   /**
    * The model answered: its text (a preview), the calls it proposed (each prepared, or already an
    * error; none prepared when its finish reason stops them: cut off, refused, filtered, paused), the
-   * stored response, why it stopped and the tokens it used (absent in responses recorded before);
+   * stored response, why it stopped and the tokens it used (when the provider said);
    * `sealed`: the log's tail and the response were sealed into this segment, which now ends the log.
    */
   | {
@@ -90,7 +90,7 @@ export type SessionEvent =
       message: MessageRef;
       shown: ModelContextView;
       sealed?: ContentRef;
-      finishReason?: ModelFinishReason;
+      finishReason: ModelFinishReason;
       rawFinishReason?: string;
       usage?: ModelUsage;
       /** The key the model call stored the session's system prompt under, the first time one did. */

@@ -1,3 +1,4 @@
+import { unhandledEvent } from '../../session';
 import type { FeedEvent, FeedReason, FeedValue } from '../../session';
 
 const maxChars = 300;
@@ -114,5 +115,7 @@ export function renderFeedEvent(event: FeedEvent): string | undefined {
     case 'batch_ended':
     case 'results_appended':
       return undefined;
+    default:
+      return unhandledEvent(event);
   }
 }

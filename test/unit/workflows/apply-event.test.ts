@@ -114,6 +114,7 @@ describe('applyEvent, the one writer of session state', () => {
       calls: [],
       prepared: [unknownTool, first, second],
       message: ref('a1', 'assistant'),
+      finishReason: 'tool-calls',
       shown: { messages: 1, previewed: 0, omitted: 0, bytes: 10, budgetBytes: 100 },
     });
     // The error the first call already had is settled at once; the others wait for their batches.
@@ -191,6 +192,7 @@ describe('applyEvent, the one writer of session state', () => {
       calls: [],
       prepared: [],
       message: ref('a1', 'assistant'),
+      finishReason: 'stop',
       shown: { messages: 1, previewed: 0, omitted: 0, bytes: 10, budgetBytes: 100 },
       sealed,
     });
@@ -210,6 +212,7 @@ describe('applyEvent, the one writer of session state', () => {
       calls: [],
       prepared: [search],
       message: ref('a1', 'assistant'),
+      finishReason: 'tool-calls',
       shown: { messages: 1, previewed: 0, omitted: 0, bytes: 10, budgetBytes: 100 },
     });
     const outcome = {
