@@ -45,7 +45,7 @@ export const listedSessionStatuses: readonly ListedSessionStatus[] = [
   'failed',
 ];
 
-/** The listed status of `status` (`thinking` and `running_tools` are `running`; sessions started by earlier versions still set them). */
+/** The listed status of `status`: `thinking` and `running_tools` are `running`. */
 export function listedStatus(status: SessionStatus | ListedSessionStatus): ListedSessionStatus {
   return status === 'thinking' || status === 'running_tools' ? 'running' : status;
 }
