@@ -103,7 +103,7 @@ function showWait(
 ): { number: number; problem: StoreProblem } {
   const { identity, waitsBegun } = session.state.store;
   const number = wait?.number ?? waitsBegun;
-  // A worker with another store knows the session's by its id alone (`storeOf`): the wait names it in full.
+  // A worker with another store knows the session's by its id alone (`sessionStoreInput`): the wait names it in full.
   const named =
     failure.code === 'STORE_MISMATCH' && identity !== undefined
       ? { ...failure, message: namingSessionStore(failure.message, identity) }
