@@ -1,0 +1,16 @@
+/**
+ * `toolrail/ai-sdk`: toolrail's rules in any AI SDK loop (`generateText`, `streamText`,
+ * `ToolLoopAgent`, `WorkflowAgent`) without Temporal, and AI SDK tools (`tool()`, `dynamicTool()`)
+ * as session tools. Needs the `ai` package (an optional peer dependency of toolrail).
+ * @module
+ */
+export {
+  AiSdkToolInvalidError,
+  RuleBlockedError,
+  RuleStateInvalidError,
+  RuleToolMissingError,
+  ToolrailPolicy,
+  createToolrailPolicy,
+  readRuleState,
+} from './ai-sdk';
+export type { PolicyToolChoice, ToolrailPolicyEvent, ToolrailPolicyOptions } from './ai-sdk';
