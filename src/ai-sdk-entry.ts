@@ -11,6 +11,14 @@ export {
   RuleToolMissingError,
   ToolrailPolicy,
   createToolrailPolicy,
+  defineAiSdkTools,
   readRuleState,
 } from './ai-sdk';
-export type { PolicyToolChoice, ToolrailPolicyEvent, ToolrailPolicyOptions } from './ai-sdk';
+export type {
+  AiSdkToolApproval,
+  AiSdkToolMetadata,
+  DefineAiSdkToolsOptions,
+  PolicyToolChoice,
+  ToolrailPolicyEvent,
+  ToolrailPolicyOptions,
+} from './ai-sdk';

@@ -12,3 +12,5 @@ export { RuleBlockedError } from './errors/rule-blocked-error';
 export { RuleStateInvalidError } from './errors/rule-state-invalid-error';
 export { RuleToolMissingError } from './errors/rule-tool-missing-error';
 export { AiSdkToolInvalidError } from './errors/ai-sdk-tool-invalid-error';
+export { defineAiSdkTools } from './define-ai-sdk-tools';
+export type { AiSdkToolApproval, AiSdkToolMetadata, DefineAiSdkToolsOptions } from './define-ai-sdk-tools';
