@@ -99,7 +99,7 @@ export class ToolrailPolicy<TOOLS extends ToolSet> {
   constructor(options: ToolrailPolicyOptions<TOOLS>) {
     this.rules = options.rules;
     this.ownTools = options.tools;
-    this.catalog = Object.keys(options.tools).sort();
+    this.catalog = Object.keys(options.tools);
     checkRuleTools(this.rules, this.catalog);
     this.ruleState =
       options.state === undefined ? initialRuleState(this.rules) : readRuleState(this.rules, options.state);

@@ -3,7 +3,7 @@ import { ToolLoopAgent, generateText, jsonSchema, streamText, tool } from 'ai';
 import type { ModelMessage, StopCondition, Tool, ToolApprovalResponse } from 'ai';
 import { createToolrailPolicy } from '../../src/ai-sdk';
 import type { ToolrailPolicyEvent } from '../../src/ai-sdk';
-import type { CompiledRuleSet, SimulatedCall, SimulationLine, Trace } from '../../src/rules';
+import type { CompiledRuleSet, RuleState, SimulatedCall, SimulationLine, Trace } from '../../src/rules';
 import { MockModelScript } from './mock-model-script';
 import type { MockResponse } from './mock-model-script';
 
@@ -18,6 +18,8 @@ export interface PolicyTraceRun {
   readonly held: string[];
   /** How many requests (loop calls) the trace took. */
   readonly requests: number;
+  /** The rule state the last request left. */
+  readonly state: RuleState | undefined;
 }
 
 type StepOutcome = { readonly result: unknown; readonly error: boolean };
@@ -155,7 +157,13 @@ export async function runTraceThroughPolicy(
     if (last?.role === 'tool') messages[messages.length - 1] = { ...last, content: [...last.content, ...answers] };
     else messages.push({ role: 'tool', content: answers });
   }
-  return { lines: linesOf(trace, modelEvents, events, userRuns), held: heldOf(events), requests };
+  const lines = linesOf(trace, modelEvents, events, userRuns);
+  return {
+    lines,
+    held: heldOf(events),
+    requests,
+    state: state === undefined ? undefined : (JSON.parse(state) as RuleState),
+  };
 }
 
 function heldOf(events: readonly ToolrailPolicyEvent[]): string[] {
