@@ -78,11 +78,27 @@ export class StepLedger {
     return this.entries.filter((entry) => !entry.isSettled);
   }
 
-  /** Resolves once every call before `callId` has settled (all of them when `callId` is not in the step). */
-  async earlierSettled(callId: string): Promise<void> {
+  /**
+   * Resolves once every call before `callId` has settled (all of them when `callId` is not in the
+   * step); rejects when `abortSignal` aborts first.
+   */
+  async earlierSettled(callId: string, abortSignal?: AbortSignal): Promise<void> {
     const index = this.entries.findIndex((entry) => entry.callId === callId);
-    const earlier = index < 0 ? this.entries : this.entries.slice(0, index);
-    await Promise.all(earlier.map((entry) => entry.settled));
+    const earlier = Promise.all(
+      (index < 0 ? this.entries : this.entries.slice(0, index)).map((entry) => entry.settled),
+    );
+    if (abortSignal === undefined) return void (await earlier);
+    abortSignal.throwIfAborted();
+    let onAbort = (): void => {};
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(abortSignal.reason instanceof Error ? abortSignal.reason : new Error('aborted'));
+      abortSignal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      await Promise.race([earlier, aborted]);
+    } finally {
+      abortSignal.removeEventListener('abort', onAbort);
+    }
   }
 
   /** Marks a call settled. */

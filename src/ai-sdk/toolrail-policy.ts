@@ -1,27 +1,18 @@
 import { NoSuchToolError, wrapLanguageModel } from 'ai';
 import type { LanguageModelV4, LanguageModelV4CallOptions } from '@ai-sdk/provider';
-import type { ModelMessage, PrepareStepResult, ToolApprovalStatus, ToolSet } from 'ai';
+import type { ModelMessage, PrepareStepResult, ToolApprovalConfiguration, ToolApprovalStatus, ToolSet } from 'ai';
 import { formatRuleRefusal } from '../dispatch';
-import {
-  ReasonCode,
-  approvalDeniedReason,
-  beginTurn,
-  checkEnd,
-  dependsOn,
-  describeRuleState,
-  endRun,
-  initialRuleState,
-  narrow,
-  record,
-  startRun,
-  validate,
-} from '../rules';
-import type { CompiledRuleSet, NarrowResult, RuleState, RuleStateView, RunEnd } from '../rules';
+import { ReasonCode } from '../rules';
+import type { CompiledRuleSet, NarrowResult, RuleState, RuleStateView } from '../rules';
 import { checkRuleTools } from './check-rule-tools';
 import { clientResults, deniedCalls, isResumedCall, newUserMessage } from './conversation-tail';
 import { heldStatus, humanStatus, queuedReason, refusalStatus } from './enforcement';
+import { askLoopApproval } from './loop-approval';
+import type { ApprovalRequest, LoopApproval } from './loop-approval';
 import { RuleBlockedError } from './errors/rule-blocked-error';
-import { readRuleState } from './read-rule-state';
+import { offerTools } from './offer-tools';
+import { outcomePart } from './outcome-part';
+import { RuleKeeper } from './rule-keeper';
 import { StepLedger } from './step-ledger';
 import type { PolicyToolChoice, ToolrailPolicyEvent } from './toolrail-policy-event';
 import type { PolicyCall, PolicyCallRunner } from './wrap-policy-tools';
@@ -42,27 +33,15 @@ export interface ToolrailPolicyOptions<TOOLS extends ToolSet> {
    * the rules refuse then ends the loop but not the run. Default: true.
    */
   readonly forceToolCalls?: boolean;
+  /**
+   * The loop's own approval (what you would pass as `toolApproval`: a function, or statuses and
+   * functions per tool, such as `@ai-sdk/policy-opa`'s `opaPolicy(...)`), asked about each call the
+   * rules allow: `denied` refuses it, `user-approval` asks a human. Without it, each tool's
+   * `needsApproval` is asked. Default: none.
+   */
+  readonly toolApproval?: ToolApprovalConfiguration<TOOLS, Record<string, unknown>>;
   /** Called with each decision as it is made (runs, narrowing, verdicts, recorded calls, end checks). */
   readonly onEvent?: (event: ToolrailPolicyEvent) => void;
-}
-
-/** The `toolApproval` function's view of a call. */
-interface ApprovalRequest {
-  readonly toolCall: { readonly toolCallId: string; readonly toolName: string; readonly input: unknown };
-  readonly messages: ModelMessage[];
-  readonly toolsContext?: unknown;
-}
-
-/** A result part of a step's content: a call's outcome (`tool-result` or `tool-error`), or `undefined`. */
-function outcomePart(
-  part: object,
-): { callId: string; tool: string; args: unknown; result: unknown; error: boolean } | undefined {
-  const fields = part as Record<string, unknown>;
-  if (fields['type'] !== 'tool-result' && fields['type'] !== 'tool-error') return undefined;
-  if (typeof fields['toolName'] !== 'string' || typeof fields['toolCallId'] !== 'string') return undefined;
-  const error = fields['type'] === 'tool-error';
-  const { toolCallId: callId, toolName: tool, input: args } = fields;
-  return { callId, tool, args, result: error ? null : fields['output'], error };
 }
 
 /** The one tool choice of a step: the loop's own unless the rules force a call. */
@@ -83,13 +62,13 @@ export class ToolrailPolicy<TOOLS extends ToolSet> {
   readonly rules: CompiledRuleSet;
   /** The loop's tools, wrapped: each execution is judged, run in call order where the rules need it, and recorded. */
   readonly tools: TOOLS;
-  private readonly catalog: readonly string[];
+  private readonly keeper: RuleKeeper;
   private readonly clientTools: ReadonlySet<string>;
   private readonly providerTools: ReadonlySet<string>;
   private readonly ownTools: TOOLS;
   private readonly forceToolCalls: boolean;
+  private readonly loopApproval: ToolApprovalConfiguration<TOOLS, Record<string, unknown>> | undefined;
   private readonly onEvent: (event: ToolrailPolicyEvent) => void;
-  private ruleState: RuleState;
   private ledger = new StepLedger(false);
   /** Whether the model is wrapped (`wrapModel`): the model call hides the tools instead of `activeTools`. */
   private narrowsInModel = false;
@@ -99,12 +78,12 @@ export class ToolrailPolicy<TOOLS extends ToolSet> {
   constructor(options: ToolrailPolicyOptions<TOOLS>) {
     this.rules = options.rules;
     this.ownTools = options.tools;
-    this.catalog = Object.keys(options.tools);
-    checkRuleTools(this.rules, this.catalog);
-    this.ruleState =
-      options.state === undefined ? initialRuleState(this.rules) : readRuleState(this.rules, options.state);
-    this.forceToolCalls = options.forceToolCalls ?? true;
+    const catalog = Object.keys(options.tools);
+    checkRuleTools(this.rules, catalog);
     this.onEvent = options.onEvent ?? (() => {});
+    this.keeper = new RuleKeeper(this.rules, catalog, options.state, (event) => this.onEvent(event));
+    this.forceToolCalls = options.forceToolCalls ?? true;
+    this.loopApproval = options.toolApproval;
     const tools = Object.entries(options.tools);
     const byProvider = (tool: (typeof tools)[number][1]) => tool.type === 'provider' && tool.isProviderExecuted;
     this.providerTools = new Set(tools.filter(([, tool]) => byProvider(tool)).map(([name]) => name));
@@ -114,12 +93,12 @@ export class ToolrailPolicy<TOOLS extends ToolSet> {
 
   /** The rule state now: plain JSON to store between requests (as it is, or as JSON text). */
   get state(): RuleState {
-    return this.ruleState;
+    return this.keeper.state;
   }
 
   /** The state for humans: visible tools and why the rest is hidden, counts, positions, whether an answer would end the run. */
   describe(): RuleStateView {
-    return describeRuleState(this.rules, this.ruleState, this.catalog);
+    return this.keeper.describe();
   }
 
   /** What to spread into `generateText`, `streamText` or `new ToolLoopAgent(...)`. */
@@ -136,7 +115,8 @@ export class ToolrailPolicy<TOOLS extends ToolSet> {
    */
   wrapModel(model: LanguageModelV4): LanguageModelV4 {
     this.narrowsInModel = true;
-    const transformParams = ({ params }: { params: LanguageModelV4CallOptions }) => Promise.resolve(this.offer(params));
+    const transformParams = ({ params }: { params: LanguageModelV4CallOptions }) =>
+      Promise.resolve(offerTools(params, this.offered));
     return wrapLanguageModel({ model, middleware: { specificationVersion: 'v4', transformParams } });
   }
 
@@ -156,14 +136,12 @@ export class ToolrailPolicy<TOOLS extends ToolSet> {
     this.ledger.close();
     this.ledger = new StepLedger(false);
     if (stepNumber === 0) this.beginRequest(messages);
-    this.update(beginTurn(this.rules, this.ruleState));
-    const narrowed = narrow(this.rules, this.ruleState, this.catalog);
-    if (narrowed.ended !== undefined) this.update(endRun(this.ruleState, narrowed.ended));
+    const narrowed = this.keeper.beginTurn();
     const initPhase = narrowed.hidden.some(({ reasons }) => reasons.some((r) => r.code === ReasonCode.initRequired));
-    const mustCall = this.forceToolCalls && (initPhase || !checkEnd(this.rules, this.ruleState).endsRun);
+    const mustCall = this.forceToolCalls && (initPhase || !this.keeper.checkEnd().endsRun);
     const toolChoice = forcedChoice(narrowed, mustCall);
     const { visible, hidden, ended } = narrowed;
-    const turn = this.ruleState.turn;
+    const turn = this.keeper.state.turn;
     this.onEvent({ type: 'tools-narrowed', turn, visible, hidden, ...(ended ? { ended } : {}), toolChoice });
     this.offered = new Set(visible);
     const choice = toolChoice === 'auto' ? {} : { toolChoice: toolChoice as never };
@@ -177,13 +155,10 @@ export class ToolrailPolicy<TOOLS extends ToolSet> {
    * sends to a human are `user-approval`, and a call whose verdict depends on an earlier call of the
    * step is judged when it runs. A call the request resumes (a human approved it) is judged again.
    */
-  readonly toolApproval = async ({
-    toolCall,
-    messages,
-    toolsContext,
-  }: ApprovalRequest): Promise<ToolApprovalStatus> => {
+  readonly toolApproval = async (request: ApprovalRequest): Promise<ToolApprovalStatus> => {
+    const { toolCall, messages } = request;
     const call = { callId: toolCall.toolCallId, tool: toolCall.toolName, args: toolCall.input };
-    if (isResumedCall(messages, call.callId)) return this.judgeResumed(call);
+    if (isResumedCall(messages, call.callId)) return this.judgeResumed(call, request);
     const later = this.ledger.later();
     const client = later.find((entry) => entry.kind === 'client');
     if (client !== undefined) {
@@ -191,22 +166,27 @@ export class ToolrailPolicy<TOOLS extends ToolSet> {
       this.onEvent({ type: 'call-held', callId: call.callId, tool: call.tool, behind: client.callId });
       return heldStatus(call.tool, client);
     }
-    const ownApproval = await this.ownNeedsApproval(call, messages, toolsContext);
     const pending = this.dependsOnPending(call);
-    const verdict = pending ? undefined : this.judge(call);
+    const verdict = pending ? undefined : this.keeper.judge(call);
     if (verdict?.verdict === 'blocked') {
       this.ledger.add(call, 'refused');
       return refusalStatus(call.tool, verdict.reasons);
     }
-    const ruleApproval = verdict?.requiresApproval ?? this.hasApprovalRule(call.tool);
+    const loop = await this.askLoop(request);
+    if (loop?.kind === 'denied') {
+      this.ledger.add(call, 'refused');
+      return { type: 'denied', reason: loop.reason };
+    }
+    const ruleApproval = verdict?.requiresApproval ?? this.keeper.hasApprovalRule(call.tool);
     const behind = later.at(-1);
     const human =
-      (ruleApproval ? `a rule requires approval for ${call.tool}` : ownApproval) ??
+      (ruleApproval ? `a rule requires approval for ${call.tool}` : loop?.reason) ??
       (behind && queuedReason(call.tool, behind));
     if (human !== undefined) {
       this.ledger.add(call, 'waiting');
-      if (behind !== undefined)
+      if (behind !== undefined) {
         this.onEvent({ type: 'call-queued', callId: call.callId, tool: call.tool, behind: behind.callId });
+      }
       return humanStatus(human);
     }
     this.ledger.add(call, pending ? 'deferred' : this.runKind(call.tool));
@@ -232,7 +212,7 @@ export class ToolrailPolicy<TOOLS extends ToolSet> {
     } catch {
       // The rules judge the raw text: no rule can read arguments from it.
     }
-    const verdict = this.judge({ callId: toolCall.toolCallId, tool: toolCall.toolName, args });
+    const verdict = this.keeper.judge({ callId: toolCall.toolCallId, tool: toolCall.toolName, args });
     if (verdict.verdict === 'allowed') return Promise.resolve(null);
     const { toolName } = toolCall;
     const message = formatRuleRefusal(toolName, verdict.reasons);
@@ -243,11 +223,7 @@ export class ToolrailPolicy<TOOLS extends ToolSet> {
    * Stops the loop when the run is over: a terminal tool completed, or the next turn would end it
    * (the turn limit, no tool left). The loop's own conditions still apply beside it.
    */
-  readonly stopWhen = (): boolean => {
-    const state = this.ruleState;
-    if (state.ended !== null || state.runTurns >= this.rules.settings.maxTurnsPerRun) return true;
-    return narrow(this.rules, state, this.catalog).ended !== undefined;
-  };
+  readonly stopWhen = (): boolean => this.keeper.runIsOver();
 
   /**
    * After each step: the outcomes of calls the provider ran are recorded; a text answer ends the run
@@ -257,27 +233,11 @@ export class ToolrailPolicy<TOOLS extends ToolSet> {
     for (const part of step.content) {
       const outcome = outcomePart(part);
       if (outcome === undefined || !this.providerTools.has(outcome.tool)) continue;
-      const { callId, tool, args, result, error } = outcome;
-      this.update(record(this.rules, this.ruleState, { tool, args, result, error }));
-      this.onEvent({ type: 'call-recorded', callId, tool, error });
+      this.keeper.record(outcome, outcome);
     }
     if (step.toolCalls.length > 0 || ['length', 'content-filter', 'error'].includes(step.finishReason)) return;
-    const { endsRun, reasons } = checkEnd(this.rules, this.ruleState);
-    this.onEvent({ type: 'end-checked', endsRun, reasons });
-    if (!endsRun) return;
-    const limited = reasons.some((reason) => reason.code === ReasonCode.turnLimit);
-    this.update(endRun(this.ruleState, limited ? 'turn_limit' : 'answered'));
+    this.keeper.answer();
   };
-
-  /** A model call's options with only the step's visible tools (none: no tools and no tool choice). */
-  private offer(params: LanguageModelV4CallOptions): LanguageModelV4CallOptions {
-    const offered = this.offered;
-    if (offered === undefined || params.tools === undefined) return params;
-    const tools = params.tools.filter((tool) => offered.has(tool.name));
-    if (tools.length > 0) return { ...params, tools };
-    const { tools: _tools, toolChoice: _toolChoice, ...rest } = params;
-    return rest;
-  }
 
   /** What the wrapped tools call around each execution. */
   private readonly runner: PolicyCallRunner = {
@@ -285,8 +245,8 @@ export class ToolrailPolicy<TOOLS extends ToolSet> {
       const ledger = this.ledger;
       const entry = ledger.get(call.callId) ?? ledger.add(call, 'deferred');
       if (entry.kind === 'run') return;
-      await this.whenEarlierSettled(ledger, call.callId, abortSignal);
-      const verdict = this.judge(call, ledger.resumed);
+      await ledger.earlierSettled(call.callId, abortSignal);
+      const verdict = this.keeper.judge(call, ledger.resumed);
       if (verdict.verdict === 'allowed') return;
       ledger.settle(call.callId);
       throw new RuleBlockedError({
@@ -298,52 +258,47 @@ export class ToolrailPolicy<TOOLS extends ToolSet> {
     end: async (call, { result, error }, abortSignal) => {
       const ledger = this.ledger;
       try {
-        await this.whenEarlierSettled(ledger, call.callId, abortSignal);
+        await ledger.earlierSettled(call.callId, abortSignal);
       } finally {
-        this.update(record(this.rules, this.ruleState, { tool: call.tool, args: call.args, result, error }));
-        this.onEvent({ type: 'call-recorded', callId: call.callId, tool: call.tool, error });
+        this.keeper.record(call, { result, error });
         ledger.settle(call.callId);
       }
     },
     needsApproval: async (call, ownVerdict) => {
-      const verdict = validate(this.rules, this.ruleState, { tool: call.tool, args: call.args }, this.catalog);
+      const verdict = this.keeper.peek(call);
       if (verdict.verdict === 'allowed' && verdict.requiresApproval) return true;
       return ownVerdict();
     },
   };
 
-  /** Validates a call against the state now, and reports the verdict. */
-  private judge(call: PolicyCall, resumed = false) {
-    const verdict = validate(this.rules, this.ruleState, { tool: call.tool, args: call.args }, this.catalog);
-    this.onEvent({
-      type: 'verdict',
-      callId: call.callId,
-      tool: call.tool,
-      verdict: verdict.verdict,
-      reasons: verdict.reasons,
-      requiresApproval: verdict.requiresApproval,
-      ...(resumed ? { resumed: true as const } : {}),
-    });
-    return verdict;
-  }
-
-  /** A call a human approved, brought back by the request: judged again on the state now (in its own step). */
-  private judgeResumed(call: PolicyCall): ToolApprovalStatus {
+  /**
+   * A call a human approved, brought back by the request: judged again on the state now (in a step of
+   * the request's resumed calls), and asked of the loop's own approval again (which may now deny it).
+   */
+  private async judgeResumed(call: PolicyCall, request: ApprovalRequest): Promise<ToolApprovalStatus> {
     if (!this.ledger.resumed) {
       this.ledger.close();
       this.ledger = new StepLedger(true);
     }
-    if (this.dependsOnPending(call)) {
-      this.ledger.add(call, 'deferred');
-      return 'approved';
-    }
-    const verdict = this.judge(call, true);
-    if (verdict.verdict === 'blocked') {
+    const pending = this.dependsOnPending(call);
+    const verdict = pending ? undefined : this.keeper.judge(call, true);
+    if (verdict?.verdict === 'blocked') {
       this.ledger.add(call, 'refused');
       return refusalStatus(call.tool, verdict.reasons);
     }
-    this.ledger.add(call, this.runKind(call.tool));
+    const loop = await this.askLoop(request);
+    if (loop?.kind === 'denied') {
+      this.ledger.add(call, 'refused');
+      return { type: 'denied', reason: loop.reason };
+    }
+    this.ledger.add(call, pending ? 'deferred' : this.runKind(call.tool));
     return 'approved';
+  }
+
+  /** What the loop's own approval settings say of a call (the `toolApproval` option, else the tool's `needsApproval`). */
+  private askLoop(request: ApprovalRequest): Promise<LoopApproval> {
+    const tool = this.ownTools[request.toolCall.toolName];
+    return askLoopApproval({ request, toolApproval: this.loopApproval, tool });
   }
 
   /** How an allowed call of `tool` runs: here, in the browser (no `execute`), or at the provider. */
@@ -357,75 +312,14 @@ export class ToolrailPolicy<TOOLS extends ToolSet> {
    */
   private dependsOnPending(call: PolicyCall): boolean {
     const pending = [...this.ledger.unsettled(), ...this.ledger.later()];
-    return pending.some((earlier) => dependsOn(this.rules, earlier, call));
-  }
-
-  /** Whether a `requires_approval` rule covers the tool. */
-  private hasApprovalRule(tool: string): boolean {
-    return approvalDeniedReason(this.rules, tool).rule.kind === 'requires_approval';
-  }
-
-  /** Why the tool's own `needsApproval` asks a human for this call, or `undefined` when it does not. */
-  private async ownNeedsApproval(call: PolicyCall, messages: ModelMessage[], toolsContext: unknown) {
-    const needsApproval = this.ownTools[call.tool]?.needsApproval;
-    if (needsApproval === undefined || needsApproval === false) return undefined;
-    const context = (toolsContext as Record<string, unknown> | undefined)?.[call.tool];
-    const asks =
-      needsApproval === true ||
-      (await (needsApproval as (input: unknown, options: unknown) => boolean | PromiseLike<boolean>)(call.args, {
-        toolCallId: call.callId,
-        messages,
-        context,
-      }));
-    return asks ? `${call.tool} asks for approval (its needsApproval)` : undefined;
-  }
-
-  /** Waits until the step's calls before this one have settled; an abort stops the wait. */
-  private async whenEarlierSettled(ledger: StepLedger, callId: string, abortSignal: AbortSignal | undefined) {
-    if (abortSignal === undefined) return ledger.earlierSettled(callId);
-    abortSignal.throwIfAborted();
-    let onAbort = (): void => {};
-    const aborted = new Promise<never>((_, reject) => {
-      onAbort = () => reject(abortSignal.reason instanceof Error ? abortSignal.reason : new Error('aborted'));
-      abortSignal.addEventListener('abort', onAbort, { once: true });
-    });
-    try {
-      await Promise.race([ledger.earlierSettled(callId), aborted]);
-    } finally {
-      abortSignal.removeEventListener('abort', onAbort);
-    }
+    return pending.some((earlier) => this.keeper.dependsOn(earlier, call));
   }
 
   /** The first step of a request: what the request brings since the model last spoke, then a new run if a user spoke. */
   private beginRequest(messages: ModelMessage[]): void {
-    for (const call of clientResults(messages, (tool) => this.clientTools.has(tool))) {
-      const { result, error } = call;
-      this.update(record(this.rules, this.ruleState, { tool: call.tool, args: call.args, result, error }));
-      this.onEvent({ type: 'call-recorded', callId: call.callId, tool: call.tool, error });
-    }
-    for (const call of deniedCalls(messages)) {
-      const reasons = [approvalDeniedReason(this.rules, call.tool)];
-      const { callId, tool } = call;
-      this.onEvent({
-        type: 'verdict',
-        callId,
-        tool,
-        verdict: 'blocked',
-        reasons,
-        requiresApproval: true,
-        resumed: true,
-      });
-    }
+    for (const call of clientResults(messages, (tool) => this.clientTools.has(tool))) this.keeper.record(call, call);
+    for (const call of deniedCalls(messages)) this.keeper.refuseByHuman(call);
     const userMessage = newUserMessage(messages);
-    if (userMessage === undefined && this.ruleState.run > 0) return;
-    this.update(startRun(this.rules, this.ruleState, { userMessage: userMessage ?? '' }));
-    this.onEvent({ type: 'run-started', run: this.ruleState.run });
-  }
-
-  /** Moves to the next state, reporting the run's end when it ends here. */
-  private update(next: RuleState): void {
-    const before: RunEnd | null = this.ruleState.ended;
-    this.ruleState = next;
-    if (before === null && next.ended !== null) this.onEvent({ type: 'run-ended', reason: next.ended });
+    if (userMessage !== undefined || !this.keeper.started) this.keeper.startRun(userMessage ?? '');
   }
 }

@@ -269,6 +269,41 @@ describe('the toolrail policy in an AI SDK loop', () => {
     ]);
   });
 
+  it("asks the loop's own toolApproval (such as an OPA policy) about each call the rules allow, and only those", async () => {
+    const rules = compileRules({ toolrail: 1, rules: [{ kind: 'requires', tool: 'deploy', after: ['build'] }] });
+    const { tools, runs } = toolsNamed(['build', 'deploy']);
+    const asked: string[] = [];
+    const script = new MockModelScript([
+      { calls: [{ id: 'd1', tool: 'deploy', args: { env: 'dev' } }] },
+      { calls: [{ id: 'b1', tool: 'build', args: { env: 'prod' } }] },
+      { calls: [{ id: 'b2', tool: 'build', args: { env: 'dev' } }] },
+      { calls: [{ id: 'd2', tool: 'deploy', args: { env: 'dev' } }] },
+    ]);
+    const policy = createToolrailPolicy({
+      rules,
+      tools,
+      toolApproval: ({ toolCall }) => {
+        asked.push(toolCall.toolCallId);
+        if ((toolCall.input as { env: string }).env === 'prod')
+          return { type: 'denied', reason: 'Nothing goes to prod.' };
+        return toolCall.toolName === 'deploy'
+          ? { type: 'user-approval', reason: 'Deploys need a second pair of eyes.' }
+          : undefined;
+      },
+    });
+    const result = await generateText({ model: policy.wrapModel(script.model), prompt: 'Ship.', ...policy.settings });
+    // The rules refused d1 first: the loop's approval never saw it.
+    expect(asked).toEqual(['b1', 'b2', 'd2']);
+    expect(runs).toEqual(['build']);
+    expect(outputFor(script.calls[2]?.prompt, 'b1')).toEqual({
+      type: 'execution-denied',
+      reason: 'Nothing goes to prod.',
+    });
+    expect(approvalRequests(result.content)).toMatchObject([
+      { toolCall: { toolCallId: 'd2' }, reason: 'Deploys need a second pair of eyes.' },
+    ]);
+  });
+
   it('stops the loop once a terminal tool completes, and at the turn limit', async () => {
     const terminal = compileRules({ toolrail: 1, rules: [{ kind: 'terminal', tool: 'finish' }] });
     const { tools } = toolsNamed(['finish', 'work']);
