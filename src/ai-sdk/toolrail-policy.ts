@@ -25,7 +25,7 @@ export interface ToolrailPolicyOptions<TOOLS extends ToolSet> {
   /** The loop's tools (`tool()`, `dynamicTool()`); the policy's `tools` are these, wrapped. */
   readonly tools: TOOLS;
   /** The rule state a policy of the same rules left (`policy.state`), or its JSON text. Default: a new conversation. */
-  readonly state?: RuleState | string;
+  readonly state?: RuleState | string | undefined;
   /**
    * When the rules require a tool call (init tools at the start of a run; a pending `child`, `parent`,
    * `conditional`, `continue` or `required_before_exit` rule), `prepareStep` sets `toolChoice` to
@@ -264,10 +264,30 @@ export class ToolrailPolicy<TOOLS extends ToolSet> {
         ledger.settle(call.callId);
       }
     },
-    needsApproval: async (call, ownVerdict) => {
-      const verdict = this.keeper.peek(call);
-      if (verdict.verdict === 'allowed' && verdict.requiresApproval) return true;
-      return ownVerdict();
+    // Loops without `toolApproval` (WorkflowAgent) ask each call's `needsApproval`, in call order: the
+    // step's calls are noted as `toolApproval` notes them, and judged when they run. A call the request
+    // brings back approved is asked again: anything but a denial lets it run.
+    needsApproval: async (call, ownVerdict, messages) => {
+      const known = this.ledger.get(call.callId);
+      if (known !== undefined) return known.kind === 'waiting';
+      // A call a human approved, brought back: it runs (and is judged when it does, after the earlier ones).
+      if (isResumedCall(messages, call.callId)) {
+        this.ledger.add(call, 'deferred');
+        return true;
+      }
+      const behind = this.ledger.later().at(-1);
+      const pending = this.dependsOnPending(call);
+      const verdict = pending ? undefined : this.keeper.peek(call);
+      const human =
+        verdict?.verdict !== 'blocked' &&
+        (behind !== undefined ||
+          (verdict?.requiresApproval ?? this.keeper.hasApprovalRule(call.tool)) ||
+          (await ownVerdict()));
+      this.ledger.add(call, human ? 'waiting' : 'deferred');
+      if (human && behind !== undefined) {
+        this.onEvent({ type: 'call-queued', callId: call.callId, tool: call.tool, behind: behind.callId });
+      }
+      return human;
     },
   };
 

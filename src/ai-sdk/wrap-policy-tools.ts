@@ -17,8 +17,11 @@ export interface PolicyCallRunner {
     outcome: { result: unknown; error: boolean },
     abortSignal: AbortSignal | undefined,
   ): Promise<void>;
-  /** Whether a call needs a human's approval: a rule says so, or else the tool's own `needsApproval`. */
-  needsApproval(call: PolicyCall, ownVerdict: () => Promise<boolean>): Promise<boolean>;
+  /**
+   * Whether a call needs a human's approval (a rule says so, or else the tool's own `needsApproval`),
+   * in loops that ask the tools instead of `toolApproval`; `messages` are those the loop gives.
+   */
+  needsApproval(call: PolicyCall, ownVerdict: () => Promise<boolean>, messages: ModelMessage[]): Promise<boolean>;
 }
 
 type AnyExecute = (input: unknown, options: ToolExecutionOptions<unknown>) => unknown;
@@ -79,7 +82,7 @@ function wrapTool(name: string, tool: Tool, runner: PolicyCallRunner): Tool {
       typeof own === 'function'
         ? await (own as (i: unknown, o: unknown) => boolean | PromiseLike<boolean>)(input, options)
         : own === true;
-    return runner.needsApproval({ callId: options.toolCallId, tool: name, args: input }, ownVerdict);
+    return runner.needsApproval({ callId: options.toolCallId, tool: name, args: input }, ownVerdict, options.messages);
   };
   const execute = tool.execute as AnyExecute | undefined;
   if (execute === undefined) return { ...tool, needsApproval };

@@ -422,6 +422,51 @@ describe('the toolrail policy in an AI SDK loop', () => {
     ]);
   });
 
+  it("asks a human through the tools' needsApproval in a loop without toolApproval (as WorkflowAgent), in call order", async () => {
+    const rules = compileRules({
+      toolrail: 1,
+      rules: [
+        { kind: 'requires_approval', tool: 'create' },
+        { kind: 'requires', tool: 'assign', after: ['create'] },
+      ],
+    });
+    const { tools, runs } = toolsNamed(['create', 'assign']);
+    const script = new MockModelScript([
+      {
+        calls: [
+          { id: 'a1', tool: 'assign' },
+          { id: 'c1', tool: 'create' },
+          { id: 'a2', tool: 'assign' },
+        ],
+      },
+      { text: 'Created and assigned.' },
+    ]);
+    const messages: ModelMessage[] = [{ role: 'user', content: 'File it.' }];
+    const first = createToolrailPolicy({ rules, tools });
+    const { prepareStep, stopWhen, onStepEnd } = first;
+    const model = first.wrapModel(script.model);
+    const asking = await generateText({ model, messages, tools: first.tools, prepareStep, stopWhen, onStepEnd });
+    // a1 ran and was refused when it ran; c1 waits for a human, and a2, after it, waits for the same decision.
+    expect(
+      asking.steps[0]?.content.filter((part) => part.type === 'tool-error').map((part) => part.toolCallId),
+    ).toEqual(['a1']);
+    const requests = approvalRequests(asking.content);
+    expect(requests.map((request) => request.toolCall.toolName)).toEqual(['create', 'assign']);
+    messages.push(...asking.responseMessages, {
+      role: 'tool',
+      content: requests.map((request) => ({
+        type: 'tool-approval-response',
+        approvalId: request.approvalId,
+        approved: true,
+      })),
+    });
+    const second = createToolrailPolicy({ rules, tools, state: first.state });
+    const settings = { tools: second.tools, prepareStep: second.prepareStep, stopWhen: second.stopWhen };
+    const done = await generateText({ model: second.wrapModel(script.model), messages, ...settings });
+    expect(runs).toEqual(['create', 'assign']);
+    expect(done.text).toBe('Created and assigned.');
+  });
+
   it('refuses rules that name a tool the loop does not have, naming it and the tools there are', () => {
     const rules = compileRules({ toolrail: 1, rules: [{ kind: 'requires', tool: 'refund', after: ['lookup'] }] });
     const error = thrown(() => createToolrailPolicy({ rules, tools: toolsNamed(['lookup', 'chat']).tools }));
