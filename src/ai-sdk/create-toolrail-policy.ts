@@ -8,6 +8,7 @@ import { ToolrailPolicy } from './toolrail-policy';
  * approvals as `toolApproval`, every outcome recorded by the wrapped `tools`, and the run's end as
  * `stopWhen`. No Temporal needed.
  *
+ * @throws AiSdkToolInvalidError when a tool has no input schema.
  * @throws RuleToolMissingError when a rule names a tool that `tools` lacks.
  * @throws RuleStateInvalidError when `state` is not a rule state of these rules.
  */

@@ -1,14 +1,25 @@
 import type { ToolApprovalStatus } from 'ai';
 import { formatRuleRefusal } from '../dispatch';
-import type { Reason } from '../rules';
+import type { NarrowResult, Reason } from '../rules';
+import { RuleBlockedError } from './errors/rule-blocked-error';
 
-/**
- * The one place where the rules' verdicts become the loop's behaviour: a refusal is the AI SDK's
- * `denied` status with the text the model reads. (Shadow mode, reporting without enforcing, changes
- * only what this module returns.)
- */
+// The one place where the rules' verdicts become the loop's behaviour: the tools offered, a refused
+// call's status or error, what waits for a human. Shadow mode (report, do not enforce) changes only
+// what this module returns; the verdicts and events stay as they are.
+
+/** The tools a step offers the model: the visible ones. */
+export function offeredTools(narrowed: NarrowResult): string[] {
+  return narrowed.visible;
+}
+
+/** A call the rules refuse, as `toolApproval` answers it: the AI SDK's `denied`, with the text the model reads. */
 export function refusalStatus(tool: string, reasons: readonly Reason[]): ToolApprovalStatus {
   return { type: 'denied', reason: formatRuleRefusal(tool, reasons) };
+}
+
+/** A call the rules refuse when it runs (or when it is parsed): the error the model reads as its result. */
+export function refusalError(tool: string, reasons: readonly Reason[]): RuleBlockedError {
+  return new RuleBlockedError({ toolName: tool, reasons, message: formatRuleRefusal(tool, reasons) });
 }
 
 /** The status of a call held behind one whose result the browser sends in a later request. */

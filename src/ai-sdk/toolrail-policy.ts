@@ -1,15 +1,14 @@
 import { NoSuchToolError, wrapLanguageModel } from 'ai';
 import type { LanguageModelV4, LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import type { ModelMessage, PrepareStepResult, ToolApprovalConfiguration, ToolApprovalStatus, ToolSet } from 'ai';
-import { formatRuleRefusal } from '../dispatch';
 import { ReasonCode } from '../rules';
 import type { CompiledRuleSet, NarrowResult, RuleState, RuleStateView } from '../rules';
+import { checkLoopTools } from './check-loop-tools';
 import { checkRuleTools } from './check-rule-tools';
 import { clientResults, deniedCalls, isResumedCall, newUserMessage } from './conversation-tail';
-import { heldStatus, humanStatus, queuedReason, refusalStatus } from './enforcement';
+import { heldStatus, humanStatus, offeredTools, queuedReason, refusalError, refusalStatus } from './enforcement';
 import { askLoopApproval } from './loop-approval';
 import type { ApprovalRequest, LoopApproval } from './loop-approval';
-import { RuleBlockedError } from './errors/rule-blocked-error';
 import { offerTools } from './offer-tools';
 import { outcomePart } from './outcome-part';
 import { RuleKeeper } from './rule-keeper';
@@ -79,6 +78,7 @@ export class ToolrailPolicy<TOOLS extends ToolSet> {
     this.rules = options.rules;
     this.ownTools = options.tools;
     const catalog = Object.keys(options.tools);
+    checkLoopTools(options.tools);
     checkRuleTools(this.rules, catalog);
     this.onEvent = options.onEvent ?? (() => {});
     this.keeper = new RuleKeeper(this.rules, catalog, options.state, (event) => this.onEvent(event));
@@ -143,10 +143,11 @@ export class ToolrailPolicy<TOOLS extends ToolSet> {
     const { visible, hidden, ended } = narrowed;
     const turn = this.keeper.state.turn;
     this.onEvent({ type: 'tools-narrowed', turn, visible, hidden, ...(ended ? { ended } : {}), toolChoice });
-    this.offered = new Set(visible);
+    const offered = offeredTools(narrowed);
+    this.offered = new Set(offered);
     const choice = toolChoice === 'auto' ? {} : { toolChoice: toolChoice as never };
     if (this.narrowsInModel) return choice;
-    return { activeTools: visible, ...choice };
+    return { activeTools: offered, ...choice };
   };
 
   /**
@@ -215,8 +216,7 @@ export class ToolrailPolicy<TOOLS extends ToolSet> {
     const verdict = this.keeper.judge({ callId: toolCall.toolCallId, tool: toolCall.toolName, args });
     if (verdict.verdict === 'allowed') return Promise.resolve(null);
     const { toolName } = toolCall;
-    const message = formatRuleRefusal(toolName, verdict.reasons);
-    return Promise.reject(new RuleBlockedError({ toolName, reasons: verdict.reasons, message }));
+    return Promise.reject(refusalError(toolName, verdict.reasons));
   };
 
   /**
@@ -249,11 +249,7 @@ export class ToolrailPolicy<TOOLS extends ToolSet> {
       const verdict = this.keeper.judge(call, ledger.resumed);
       if (verdict.verdict === 'allowed') return;
       ledger.settle(call.callId);
-      throw new RuleBlockedError({
-        toolName: call.tool,
-        reasons: verdict.reasons,
-        message: formatRuleRefusal(call.tool, verdict.reasons),
-      });
+      throw refusalError(call.tool, verdict.reasons);
     },
     end: async (call, { result, error }, abortSignal) => {
       const ledger = this.ledger;

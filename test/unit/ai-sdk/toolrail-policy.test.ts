@@ -2,7 +2,12 @@ import type { LanguageModelV4CallOptions, LanguageModelV4Prompt } from '@ai-sdk/
 import { generateText, jsonSchema, tool } from 'ai';
 import type { ModelMessage, Tool, ToolSet } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { RuleStateInvalidError, RuleToolMissingError, createToolrailPolicy } from '../../../src/ai-sdk';
+import {
+  AiSdkToolInvalidError,
+  RuleStateInvalidError,
+  RuleToolMissingError,
+  createToolrailPolicy,
+} from '../../../src/ai-sdk';
 import type { ToolrailPolicyEvent } from '../../../src/ai-sdk';
 import { compileRules } from '../../helpers/compile-rules';
 import { MockModelScript } from '../../helpers/mock-model-script';
@@ -475,6 +480,16 @@ describe('the toolrail policy in an AI SDK loop', () => {
     expect((error as Error).message).toMatch(
       /^The rules do not fit the loop's tools \(chat, lookup\):\n- rules\[0\]: .*"refund".*\nAdd the missing tools to `tools`/,
     );
+  });
+
+  it('refuses a tool without an input schema, naming it', () => {
+    const rules = compileRules({ toolrail: 1, rules: [] });
+    const loose = { description: 'No schema.', execute: () => 1 } as unknown as ToolSet[string];
+    const tools: ToolSet = { ...toolsNamed(['lookup']).tools, loose };
+    const error = thrown(() => createToolrailPolicy({ rules, tools }));
+    expect(AiSdkToolInvalidError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: 'AI_SDK_TOOL_INVALID', toolName: 'loose' });
+    expect((error as Error).message).toMatch(/^AI SDK tool "loose" cannot be used: it has no inputSchema/);
   });
 
   it('refuses a stored state that is not a rule state of these rules, saying where', () => {
