@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { RuleKind, formatDiagnostic, simulateTrace, traceSchema } from '../../../src/rules';
-import type { CompiledRuleSet, Trace } from '../../../src/rules';
+import type { CompiledRuleSet, SimulationLine, Trace } from '../../../src/rules';
 import { loadRuleSet, loadTrace } from '../../../src/rules-files';
 import { compileRules } from '../../helpers/compile-rules';
 import { runTraceThroughPolicy } from '../../helpers/run-trace-through-policy';
@@ -261,6 +261,17 @@ const inlineCases: Case[] = [
 }));
 
 const cases = [...fixtureCases, ...inlineCases];
+
+/** The calls a session runs although narrowing hid their tool at the start of their turn (an earlier call of the response allowed them). */
+function unlockedInTheirResponse(lines: readonly SimulationLine[]): { event: number; call: number }[] {
+  return lines.flatMap((line) =>
+    line.type !== 'calls'
+      ? []
+      : line.calls.flatMap((call, index) =>
+          call.verdict === 'allowed' && !line.visible.includes(call.tool) ? [{ event: line.event, call: index }] : [],
+        ),
+  );
+}
 const loops: PolicyLoop[] = ['generateText', 'streamText', 'ToolLoopAgent'];
 
 describe('the AI SDK policy gives the verdicts of a session', () => {
@@ -283,4 +294,25 @@ describe('the AI SDK policy gives the verdicts of a session', () => {
       }
     });
   }
+
+  describe('generateText with activeTools (the model not wrapped)', () => {
+    for (const { name, load } of cases) {
+      it(`gives simulate's verdicts, except a hidden tool's call its own response allows, refused there: ${name}`, async () => {
+        const { rules, trace } = await load();
+        const expected = simulateTrace(rules, trace);
+        const actual = await runTraceThroughPolicy(rules, trace, { wrapModel: false });
+        const [first] = unlockedInTheirResponse(expected.lines);
+        if (first === undefined) {
+          expect(actual.lines).toEqual(expected.lines);
+          expect(actual.state).toEqual(expected.state);
+          return;
+        }
+        // Up to that response the lines are the same; there, the AI SDK cannot run the hidden tool.
+        const at = expected.lines.findIndex((line) => line.event === first.event);
+        expect(actual.lines.slice(0, at)).toEqual(expected.lines.slice(0, at));
+        const line = actual.lines[at];
+        expect(line?.type === 'calls' && line.calls[first.call]?.verdict).toBe('blocked');
+      });
+    }
+  });
 });
