@@ -44,14 +44,17 @@ export interface ChatHandlerOptions {
   waitUntil?: (promise: Promise<unknown>) => void;
 }
 
-/** A route handler on Web-standard `Request` / `Response`, speaking `DefaultChatTransport`'s protocol. */
+/**
+ * A route handler on Web-standard `Request` / `Response`, speaking `DefaultChatTransport`'s protocol;
+ * its functions need no `this` (`export const { POST, GET } = handler` in a Next.js route).
+ */
 export interface ChatHandler {
   /** `POST <api>`: the chat's new message or approval responses; answers with the run's UI message stream. */
-  POST(request: Request): Promise<Response>;
+  POST: (request: Request) => Promise<Response>;
   /** `GET <api>/<chatId>/stream`: the chat's run in progress from its start (204 when none is). */
-  GET(request: Request): Promise<Response>;
+  GET: (request: Request) => Promise<Response>;
   /** Either of them by the request's method (405 for others). */
-  fetch(request: Request): Promise<Response>;
+  fetch: (request: Request) => Promise<Response>;
 }
 
 /** Headers of the AI SDK's UI message stream over SSE. */
@@ -109,6 +112,8 @@ export function createChatHandler({
   const POST = (request: Request): Promise<Response> =>
     answer(async () => {
       const chat = await readChatRequest(request);
+      if (chat.text?.trim() === '')
+        throw new ChatRequestError('CHAT_MESSAGE_REFUSED', 'the message is empty: send some text');
       const sessionId = await sessionIdOf(chat.chatId, request);
       const session = client.getSession(sessionId);
       const continued = chat.approvals.length > 0 ? await decide(session, chat.approvals) : undefined;
