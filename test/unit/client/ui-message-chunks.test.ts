@@ -2,6 +2,7 @@ import { readUIMessageStream, uiMessageChunkSchema, validateUIMessages } from 'a
 import type { UIMessageChunk as AIUIMessageChunk } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { uiMessageChunker } from '../../../src/client';
+import type { UIMessageChunk } from '../../../src/client';
 import type { FeedEvent, FeedEventBody } from '../../../src/session';
 
 function feed(...bodies: FeedEventBody[]): FeedEvent[] {
@@ -123,7 +124,7 @@ describe('the UI message stream of a run with tools', () => {
       sessionId: 's',
       readToolOutput: (stored) => Promise.resolve(stored.key === 'r' ? { output: { id: 'A1', ok: true } } : undefined),
     });
-    const chunks = [];
+    const chunks: UIMessageChunk[] = [];
     for (const event of run) chunks.push(...(await chunker(event)));
     const schema = uiMessageChunkSchema();
     for (const chunk of chunks)
