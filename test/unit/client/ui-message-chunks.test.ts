@@ -132,7 +132,7 @@ describe('the UI message stream of a run with tools', () => {
     const messages = [];
     const stream = new ReadableStream<AIUIMessageChunk>({
       start(controller) {
-        for (const chunk of chunks) controller.enqueue(chunk as AIUIMessageChunk);
+        for (const chunk of chunks) controller.enqueue(chunk);
         controller.close();
       },
     });
