@@ -119,7 +119,7 @@ export function createChatHandler({
       const continued = chat.approvals.length > 0 ? await decide(session, chat.approvals) : undefined;
       if (chat.text === undefined) {
         if (continued === undefined) throw new Error('unreachable: a request without text answers approvals');
-        return stream({ session, from: continued.runStart, quietThrough: continued.through });
+        return stream(request, { session, from: continued.runStart, quietThrough: continued.through });
       }
       // A new message ends what its client left: a stop that waits for its window, approvals it did not answer.
       await presence.settle(sessionId);
@@ -127,7 +127,7 @@ export function createChatHandler({
       const { message } = start
         ? await client.sendOrStart({ ...(await start(chat.chatId, request)), sessionId, text: chat.text })
         : { message: await session.send(chat.text) };
-      return stream({ session, from: message.offset, runOfMessage: message.offset });
+      return stream(request, { session, from: message.offset, runOfMessage: message.offset });
     }, start !== undefined);
 
   const GET = (request: Request): Promise<Response> =>
@@ -136,14 +136,21 @@ export function createChatHandler({
       const session = client.getSession(await sessionIdOf(chatId, request));
       const runStart = (await session.workflow.query(feedQuery, { from: 0, maxBytes: 1 })).runStart;
       if (runStart === undefined) return new Response(null, { status: 204 });
-      return stream({ session, from: runStart });
+      return stream(request, { session, from: runStart });
     }, start !== undefined);
 
   /** The SSE answer of one stream: the plan's run as UI message chunks, until it ends or waits for a human. */
-  function stream(plan: StreamPlan): Response {
+  function stream(request: Request, plan: StreamPlan): Response {
     const { session } = plan;
     const leave = presence.enter(session.sessionId);
     const stop = new AbortController();
+    // The client went away before the run ended or paused: the request's signal, or the body cancelled.
+    const gone = (): void => {
+      if (stop.signal.aborted) return;
+      stop.abort();
+      leave(true);
+    };
+    request.signal.addEventListener('abort', gone, { once: true });
     const encoder = new TextEncoder();
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
@@ -165,12 +172,7 @@ export function createChatHandler({
             controller.close();
           });
       },
-      cancel() {
-        // The client closed the stream before the run ended or paused.
-        if (stop.signal.aborted) return;
-        stop.abort();
-        leave(true);
-      },
+      cancel: gone,
     });
     return new Response(body, { status: 200, headers: streamHeaders });
   }
