@@ -153,6 +153,8 @@ describe('messages over 256 KiB sent inline by clients without External Storage'
         await untilRunsEnded(session, 1);
 
         store.fail('connect ECONNREFUSED 127.0.0.1:5432', { reads: true });
+        // ToolrailClient's Temporal client has External Storage on the same store: its call fails, and sends nothing.
+        await expect(session.send(big('not sent'))).rejects.toThrow(/ECONNREFUSED/);
         await connections.client.workflow.getHandle(sessionId).signal('userMessage', { text: big('signal') });
         await waitsForStore();
         store.heal();
