@@ -3,8 +3,9 @@
 // (and no content store of its own, so each big payload travels as a claim), sends a big first
 // message, a big message as an update and one as a signal, and approves a call with a big reason;
 // the session's tool returns a big result. Python temporalio (no External Storage: each payload
-// inline) starts a session with a big first message and sends a big signal and a big update
-// (PYTHON: the interpreter with temporalio). Prints one JSON line: what each session ended with.
+// inline) starts a session with a big first message and sends a big signal, a big approval reason
+// and a big update (PYTHON: the interpreter with temporalio). Prints one JSON line: what each
+// session ended with.
 import { execFile } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { Client, Connection } from '@temporalio/client';
@@ -33,7 +34,7 @@ async function waitFor(read, done) {
   }
 }
 
-/** Runs the Python side: start, signal and update, each 300 KB inline; resolves with its last JSON line. */
+/** Runs the Python side: start, signal, approval and update, each 300 KB inline; resolves with its last JSON line. */
 function runPython(address, inputFile, sessionId) {
   return new Promise((resolve, reject) =>
     execFile(
@@ -88,7 +89,8 @@ try {
       ]),
       inline: createScriptedModel([
         textResponse('Read it.'),
-        textResponse('Got the signal.'),
+        toolCallResponse('refund_order', { order_id: 'ORD-2' }),
+        textResponse('ORD-2 is refunded.'),
         textResponse('Got the update.'),
       ]),
     },

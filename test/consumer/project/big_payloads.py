@@ -1,6 +1,7 @@
 """Drives a toolrail session from Python temporalio (no External Storage: every payload inline) with
 payloads over Temporal's 256 KiB External Storage threshold: a 300 KB first message, then a 300 KB
-signal and a 300 KB update, each a run of its own. Prints one JSON line: the session's result.
+signal (whose run's call it approves with a 300 KB reason) and a 300 KB update, each a run of its
+own. Prints one JSON line: the session's result.
 
     python big_payloads.py input.json session-id    # TEMPORAL_ADDRESS, TOOLRAIL_TASK_QUEUE
 """
@@ -25,6 +26,18 @@ async def runs(handle, count: int) -> None:
         await asyncio.sleep(0.1)
 
 
+async def pending_approval(handle) -> str:
+    """Ask the ruleState query again until a call waits for approval; its callId."""
+    deadline = asyncio.get_running_loop().time() + 60
+    while True:
+        state = await handle.query("ruleState", {})
+        if state["pendingApprovals"]:
+            return state["pendingApprovals"][0]["callId"]
+        if asyncio.get_running_loop().time() > deadline:
+            raise TimeoutError("no approval was asked for")
+        await asyncio.sleep(0.1)
+
+
 async def main(input_file: str, session_id: str) -> None:
     client = await Client.connect(os.environ["TEMPORAL_ADDRESS"])
     with open(input_file, encoding="utf-8") as file:
@@ -34,6 +47,9 @@ async def main(input_file: str, session_id: str) -> None:
     )
     await runs(handle, 1)
     await handle.signal("userMessage", {"text": "signal: " + "x" * 300_000})
+    # The signal's run asks for an approval: approved with a 300 KB reason.
+    call_id = await pending_approval(handle)
+    await handle.execute_update("approveToolCall", {"callId": call_id, "approved": True, "reason": "x" * 300_000})
     await runs(handle, 2)
     await handle.execute_update("sendUserMessage", {"text": "update: " + "x" * 300_000})
     await runs(handle, 3)
