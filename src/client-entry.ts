@@ -98,5 +98,5 @@ export type { ModelSettings, ModelProvider } from './models';
 
 // Errors.
 export { ToolrailError } from './kernel';
-export { ContentStoreError } from './store';
+export { ContentStoreError, ExternalStorageUnusableError } from './store';
 export type { ContentStoreErrorCode } from './store';
