@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Client, WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { WorkflowHandle } from '@temporalio/client';
@@ -11,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScriptedModel, textResponse } from '../../../src/models';
 import type { ContentStore } from '../../../src/store/content-store';
 import { createExternalStorage } from '../../../src/store/content-storage-driver';
-import { sessionDirectoryName } from '../../../src/store/directory-content-store';
+import { DirectoryContentStore, sessionDirectoryName } from '../../../src/store/directory-content-store';
 import { PostgresContentStore } from '../../../src/store/postgres-content-store';
 import { freePort } from '../../../src/devserver/free-port';
 import { bundleSessionWorkflows } from '../../../src/worker/bundle-session-workflows';
@@ -52,6 +53,33 @@ function claimFiles(sessionId: string): string[] {
 async function failedWorkflowTasks(handle: WorkflowHandle): Promise<number> {
   const { events } = await handle.fetchHistory();
   return (events ?? []).filter((event) => event.workflowTaskFailedEventAttributes).length;
+}
+
+/**
+ * A directory store that, once armed, loses the content of the next External Storage claim written
+ * to it: deleted right after the driver wrote it and its `stored` record, as a hand would.
+ */
+class ClaimLosingStore extends DirectoryContentStore {
+  loseNextClaim = false;
+  /** The keys of the claims' contents it lost. */
+  readonly lostClaims: string[] = [];
+  #lastPut: { sessionId: string; key: string } | undefined;
+
+  override async put(sessionId: string, key: string, bytes: Uint8Array): Promise<void> {
+    await super.put(sessionId, key, bytes);
+    this.#lastPut = { sessionId, key };
+  }
+
+  override async putRecord(sessionId: string, name: string, bytes: Uint8Array): Promise<boolean> {
+    const written = await super.putRecord(sessionId, name, bytes);
+    const last = this.#lastPut;
+    if (this.loseNextClaim && /^external-storage-claim .* stored$/.test(name) && last?.sessionId === sessionId) {
+      this.loseNextClaim = false;
+      rmSync(path.join(this.root, 'sessions', sessionDirectoryName(sessionId), last.key));
+      this.lostClaims.push(last.key);
+    }
+    return written;
+  }
 }
 
 describe('External Storage claims a worker can never read', () => {
@@ -198,6 +226,35 @@ describe('External Storage claims a worker can never read', () => {
     await down.close();
     expect(error).not.toBeInstanceOf(DeterminismViolationError);
     expect(String(error)).toContain('Waiting for the content store to read an External Storage claim');
+  });
+
+  it('fails a model call whose result is a claim that lost its content, naming it, and the session goes on; no workflow task fails', async () => {
+    const store = new ClaimLosingStore(mkdtempSync(path.join(os.tmpdir(), 'toolrail-claims-')));
+    const chat = createScriptedModel([textResponse(big('answer')), textResponse('A short answer.')]);
+    const worker = { connections, tools: [], scriptedModels: { chat }, contentStore: store };
+    try {
+      await withSessionWorker(worker, async ({ client }) => {
+        // The model's 300 KB answer comes back from its activity as a claim, whose content goes before the workflow reads it.
+        store.loseNextClaim = true;
+        const session = await client.startSession({
+          sessionId: uniqueName('claim-result'),
+          rules: noRules,
+          model,
+          firstMessage: 'Hi',
+        });
+        const [ended] = entriesOf(await untilRunsEnded(session, 1), 'run-end');
+        expect(store.lostClaims).toHaveLength(1);
+        expect(ended).toMatchObject({ reason: 'model_error' });
+        expect(ended?.detail).toBe(
+          `the result of activity callModel is an External Storage claim that cannot be read (CONTENT_MISSING): its content (key ${store.lostClaims[0]} of session "${session.sessionId}") is not in the content store: it was deleted before a worker read it`,
+        );
+        await session.send('Again, please');
+        expect(entriesOf(await untilRunsEnded(session, 2), 'run-end')[1]).toMatchObject({ reason: 'answered' });
+        expect(await failedWorkflowTasks(session.workflow)).toBe(0);
+      });
+    } finally {
+      rmSync(store.root, { recursive: true, force: true });
+    }
   });
 });
 
