@@ -98,5 +98,5 @@ export type { ModelSettings, ModelProvider } from './models';
 
 // Errors.
 export { ToolrailError } from './kernel';
-export { ContentStoreError, ExternalStorageUnusableError } from './store';
+export { ClaimUnavailableError, ContentStoreError, ExternalStorageUnusableError } from './store';
 export type { ContentStoreErrorCode } from './store';

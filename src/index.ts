@@ -58,7 +58,7 @@ export { ModelError, ModelErrorCode } from './models';
 export { TemporalCliNotFoundError } from './devserver';
 export { ReasonCode } from './rules';
 export { ToolrailError } from './kernel';
-export { ContentStoreError, ExternalStorageUnusableError } from './store';
+export { ClaimUnavailableError, ContentStoreError, ExternalStorageUnusableError } from './store';
 export type { ContentStoreErrorCode } from './store';
 
 // Rules: loading, compiling, the simulator, graphs.

@@ -42,3 +42,5 @@ export { withUsual, withoutUsual } from './usual-values';
 export { previewChars, previewOf, truncateUtf8, utf8ByteLength } from './utf8';
 export { packContentKey, unpackContentKey } from './packed-content-key';
 export { storeFingerprint } from './store-fingerprint';
+export { unreadableClaimEncoding, unreadableResultFailureType } from './unreadable-claim';
+export type { UnreadableClaim, UnreadableClaimCode } from './unreadable-claim';

@@ -8,7 +8,7 @@ export { appendToLog, conversationLogKeys, logWithResponse, segmentEntries } fro
 export { mergeRuleStatePages, pageBytes, readPageRequest, ruleStatePage, transcriptPage } from './answer-pages';
 export type { PageRequest, PagedTranscriptEntry, RuleStatePage, TranscriptPage } from './answer-pages';
 export type { ConversationLog, ConversationLogKeys, ConversationSegment, MessageRef } from './conversation-log';
-export { undecodableEncoding } from './payload-converter';
+export { undecodableEncoding, undecodableProblem } from './payload-converter';
 export {
   assistantMessageText,
   packStoredRef,

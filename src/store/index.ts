@@ -17,3 +17,4 @@ export {
   createExternalStorage,
   payloadsNamespace,
 } from './content-storage-driver';
+export { ClaimUnavailableError } from './claim-unavailable-error';
