@@ -1,11 +1,13 @@
 import type { CompiledRuleSet } from '../compiled-rule-set';
 import type { Reason } from '../reason';
 import type { RuleState } from '../rule-state';
-import { runEndedReason, unknownToolReason } from './check-run-gates';
-import { catalogSet, evaluationContext } from './evaluation-context';
+import { evaluationContext } from './evaluation-context';
 import { narrowStrict } from './narrow';
-import { toolRules } from './rule-index';
+import { runEndedReason } from './run-ended-reason';
+import { catalogSet } from './sorted-catalog';
+import { splitShadow } from './split-shadow';
 import { toolReasons } from './tool-reasons';
+import { unknownToolReason } from './unknown-tool-reason';
 
 /** The verdict on one proposed call. */
 export interface ValidateResult {
@@ -14,6 +16,13 @@ export interface ValidateResult {
   readonly reasons: Reason[];
   /** The call is allowed but must wait for a human decision (`requires_approval`). */
   readonly requiresApproval: boolean;
+  /**
+   * For an allowed call: the reasons shadow rules (`enforcement: shadow`) would have refused it with if
+   * they were enforced. Absent when there are none.
+   */
+  readonly shadowRefused?: Reason[];
+  /** For an allowed call that needs no approval: a shadow `requires_approval` rule would have asked a human. */
+  readonly shadowRequiresApproval?: true;
 }
 
 /**
@@ -32,11 +41,19 @@ export function validate(
   if (!catalogSet(catalog).has(call.tool)) {
     return { verdict: 'blocked', reasons: [unknownToolReason(call.tool, catalog)], requiresApproval: false };
   }
-  const requiresApproval = toolRules(context.index, call.tool).approvalRule !== null;
-  const reasons = toolReasons(context, call.tool, call.args);
-  if (reasons.length === 0) return { verdict: 'allowed', reasons, requiresApproval };
-  if (rules.settings.onEmpty === 'allow-all' && narrowStrict(rules, state, catalog).ended !== undefined) {
-    return { verdict: 'allowed', reasons: [], requiresApproval };
-  }
-  return { verdict: 'blocked', reasons, requiresApproval: false };
+  const approvals = context.index.approvals.get(call.tool);
+  const requiresApproval = approvals !== undefined && approvals.enforce !== null;
+  const { enforced, shadow } = splitShadow(context.index, toolReasons(context, call.tool, call.args));
+  const allowAll =
+    enforced.length > 0 &&
+    rules.settings.onEmpty === 'allow-all' &&
+    narrowStrict(rules, state, catalog).ended !== undefined;
+  if (enforced.length > 0 && !allowAll) return { verdict: 'blocked', reasons: enforced, requiresApproval: false };
+  const allowed: ValidateResult = { verdict: 'allowed', reasons: allowAll ? [] : enforced, requiresApproval };
+  if (shadow.length === 0 && (requiresApproval || approvals?.shadow == null)) return allowed;
+  return {
+    ...allowed,
+    ...(shadow.length > 0 ? { shadowRefused: shadow } : {}),
+    ...(!requiresApproval && approvals?.shadow != null ? { shadowRequiresApproval: true as const } : {}),
+  };
 }

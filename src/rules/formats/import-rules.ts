@@ -1,4 +1,4 @@
-import type { RuleFormat } from '../rule-kind';
+import type { RuleFormat } from '../rule-format';
 import { detectFormat } from './detect-format';
 import { importAgentDock } from './import-agentdock';
 import { importContract } from './import-contracts';
@@ -37,5 +37,11 @@ export function importRules(source: ParsedSource, format: RuleFormat | 'auto' = 
         ],
         warnings: [],
       };
+    default:
+      return unknownFormat(chosen);
   }
+}
+
+function unknownFormat(format: never): never {
+  throw new Error(`no importer for rules format ${JSON.stringify(format)}`);
 }
