@@ -1,3 +1,4 @@
+import { appendTo } from '../append-to';
 import type { AnyCompiledRule, CompiledRule } from '../compiled-rule-set';
 import type { BlockingFact, LoadChecks } from '../kinds/load-checks';
 import { ruleKindModule } from '../kinds/registered-rule-kinds';
@@ -46,10 +47,9 @@ export function staticFactsOf(rules: readonly CompiledRule[]): StaticFacts {
   };
   rules.forEach((rule, position) => {
     positions.set(rule, position);
-    byKind.set(rule.kind, [...(byKind.get(rule.kind) ?? []), rule]);
+    appendTo(byKind, rule.kind, rule);
     if ('tool' in rule) {
-      const key = `${rule.kind}\u0000${rule.tool}`;
-      byKindTool.set(key, [...(byKindTool.get(key) ?? []), rule]);
+      appendTo(byKindTool, `${rule.kind}\u0000${rule.tool}`, rule);
     }
     const module = ruleKindModule(rule.kind);
     for (const { tool } of module?.tools(rule) ?? []) if (!isToolPattern(tool)) mentioned.add(tool);

@@ -33,23 +33,24 @@ export function narrowStrict(rules: CompiledRuleSet, state: RuleState, catalog: 
   if (ended !== null) return { visible: [], hidden: tools.map((tool) => ({ tool, reasons: [ended] })) };
   const visible: string[] = [];
   const hidden: { tool: string; reasons: Reason[] }[] = [];
-  const shadowHidden: { tool: string; reasons: Reason[] }[] = [];
+  const shadows = context.index.shadowRules.size > 0;
+  let shadowHidden: { tool: string; reasons: Reason[] }[] | null = null;
   for (const tool of tools) {
     const reasons = toolReasons(context, tool, anyArguments);
-    if (reasons.length === 0) {
-      visible.push(tool);
-      continue;
-    }
-    const { enforced, shadow } = splitShadow(context.index, reasons);
-    if (enforced.length > 0) hidden.push({ tool, reasons: enforced });
+    if (reasons.length === 0) visible.push(tool);
+    else if (!shadows) hidden.push({ tool, reasons });
     else {
-      visible.push(tool);
-      shadowHidden.push({ tool, reasons: shadow });
+      const { enforced, shadow } = splitShadow(context.index, reasons);
+      if (enforced.length > 0) hidden.push({ tool, reasons: enforced });
+      else {
+        visible.push(tool);
+        (shadowHidden ??= []).push({ tool, reasons: shadow });
+      }
     }
   }
   const result: NarrowResult =
     visible.length === 0 && tools.length > 0 ? { visible, hidden, ended: 'no_tool_allowed' } : { visible, hidden };
-  if (shadowHidden.length === 0) return result;
+  if (shadowHidden === null) return result;
   const shadowEnded = shadowHidden.length === visible.length ? { shadowEnded: 'no_tool_allowed' as const } : {};
   return { ...result, shadowHidden, ...shadowEnded };
 }

@@ -4,10 +4,12 @@ import type { SlotArray } from '../slot-array';
 import { slotValue, slotWith } from '../slot-array';
 import type { CallOutcome } from './call-outcome';
 import { ruleIndex } from './rule-index';
+import type { Recorder } from './rule-index-types';
 
 export type { CallOutcome };
 
 const noDecisions: readonly [] = [];
+const noRecorders: readonly Recorder[] = [];
 
 function increment(values: SlotArray, slot: number | undefined): SlotArray {
   return slot === undefined ? values : slotWith(values, slot, slotValue(values, slot) + 1);
@@ -37,8 +39,10 @@ export function record(rules: CompiledRuleSet, state: RuleState, outcome: CallOu
   draft.last = { tool, conditional: noDecisions };
   draft.doneRun = flag(state.doneRun, index.doneRunSlot.get(tool));
   draft.doneSession = flag(state.doneSession, index.doneSessionSlot.get(tool));
+  const recorders = index.recorders.get(tool) ?? noRecorders;
+  if (recorders.length === 0 && index.everyRecorders.length === 0) return draft;
   const context = { rules, index, previous: state };
-  for (const recorder of index.recorders.get(tool) ?? []) recorder.record(draft, outcome, context);
+  for (const recorder of recorders) recorder.record(draft, outcome, context);
   for (const recorder of index.everyRecorders) recorder.record(draft, outcome, context);
   return draft;
 }

@@ -1,3 +1,4 @@
+import { appendTo } from '../append-to';
 import type { AnyCompiledRule } from '../compiled-rule-set';
 import type { IndexBuilder, SlotRequest } from '../kinds/index-builder';
 import type {
@@ -16,10 +17,20 @@ function inOrder<Check extends { readonly order: number; readonly position: numb
   return checks.sort((a, b) => a.order - b.order || a.position - b.position);
 }
 
-function push<Value>(map: Map<string, Value[]>, key: string, value: Value): void {
-  const list = map.get(key);
-  if (list === undefined) map.set(key, [value]);
-  else list.push(value);
+/**
+ * The checks as the engine holds them: one object shape, made at one place, whatever object literal a
+ * kind registered (the engine's loops over them then see a single shape, and stay fast).
+ */
+function toolCheck({ order, position, check }: ToolCheck): ToolCheck {
+  return { order, position, check };
+}
+
+function endCheck({ order, position, check }: EndCheck): EndCheck {
+  return { order, position, check };
+}
+
+function recorderOf({ record }: Recorder): Recorder {
+  return { record };
 }
 
 /** Slots of one per-tool array of the state, given in the order of the positions of the rules that asked. */
@@ -66,35 +77,35 @@ export class RuleIndexBuilder implements IndexBuilder {
   }
 
   checkTool(tool: string, check: ToolCheck): void {
-    push(this.toolChecks, tool, check);
+    appendTo(this.toolChecks, tool, toolCheck(check));
   }
 
   checkEveryTool(check: ToolCheck): void {
-    this.everyToolChecks.push(check);
+    this.everyToolChecks.push(toolCheck(check));
   }
 
   checkAfter(tool: string, check: ToolCheck): void {
-    push(this.afterChecks, tool, check);
+    appendTo(this.afterChecks, tool, toolCheck(check));
   }
 
   checkEndAfter(tool: string, check: EndCheck): void {
-    push(this.endChecksAfter, tool, check);
+    appendTo(this.endChecksAfter, tool, endCheck(check));
   }
 
   checkEveryEnd(check: EndCheck): void {
-    this.everyEndChecks.push(check);
+    this.everyEndChecks.push(endCheck(check));
   }
 
   recordCompleted(tool: string, recorder: Recorder): void {
-    push(this.recorders, tool, recorder);
+    appendTo(this.recorders, tool, recorderOf(recorder));
   }
 
   recordEveryCompleted(recorder: Recorder): void {
-    this.everyRecorders.push(recorder);
+    this.everyRecorders.push(recorderOf(recorder));
   }
 
   prerequisites(tool: string, source: PrerequisiteSource): void {
-    push(this.prerequisiteSources, tool, source);
+    appendTo(this.prerequisiteSources, tool, source);
   }
 
   requireBeforeExit(requirement: ExitRequirement): void {

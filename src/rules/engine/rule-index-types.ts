@@ -22,7 +22,7 @@ export interface ToolCheck {
   /** Position in the rule set of its rule (of the first one, for a check of several rules). */
   readonly position: number;
   /** Adds every reason against calling `tool` now with `args` (`anyArguments` at narrowing) to `out`. */
-  check(context: EvaluationContext, tool: string, args: unknown, out: Reason[]): void;
+  check(this: void, context: EvaluationContext, tool: string, args: unknown, out: Reason[]): void;
 }
 
 /** A check of a text answer (may it end the run now?), registered by a kind at index time. */
@@ -31,7 +31,7 @@ export interface EndCheck {
   readonly order: number;
   readonly position: number;
   /** Adds every reason against ending the run with a text answer now to `out`. */
-  check(context: EvaluationContext, out: Reason[]): void;
+  check(this: void, context: EvaluationContext, out: Reason[]): void;
 }
 
 /** What one engine step records: the rules, their index, and the state before the call. */
@@ -44,7 +44,7 @@ export interface RecordContext {
 /** What a kind records when a call completes, registered at index time. */
 export interface Recorder {
   /** Replaces the kind's fields of `draft` (a fresh copy, with the shared fields already advanced). */
-  record(draft: RuleStateDraft, outcome: CallOutcome, context: RecordContext): void;
+  record(this: void, draft: RuleStateDraft, outcome: CallOutcome, context: RecordContext): void;
 }
 
 /** Prerequisites of a tool that are not met yet, for `callFirst`, registered at index time. */
@@ -54,7 +54,7 @@ export interface PrerequisiteSource {
   readonly position: number;
   /** True when its rule is only reported (`shadow`): `callFirst` of an enforced reason skips it. */
   readonly shadow: boolean;
-  missing(context: EvaluationContext): readonly string[];
+  missing(this: void, context: EvaluationContext): readonly string[];
 }
 
 /** A tool that must complete in each run before the run may end. */

@@ -3,6 +3,8 @@ import type { Reason } from '../reason';
 import type { RuleState } from '../rule-state';
 import { evaluationContext } from './evaluation-context';
 import { narrowStrict } from './narrow';
+import { ruleIndex } from './rule-index';
+import type { ApprovalRules } from './rule-index-types';
 import { runEndedReason } from './run-ended-reason';
 import { catalogSet } from './sorted-catalog';
 import { splitShadow } from './split-shadow';
@@ -43,17 +45,39 @@ export function validate(
   }
   const approvals = context.index.approvals.get(call.tool);
   const requiresApproval = approvals !== undefined && approvals.enforce !== null;
-  const { enforced, shadow } = splitShadow(context.index, toolReasons(context, call.tool, call.args));
+  const reasons = toolReasons(context, call.tool, call.args);
+  if (context.index.shadowRules.size === 0) {
+    if (reasons.length === 0) return { verdict: 'allowed', reasons, requiresApproval };
+    if (rules.settings.onEmpty === 'allow-all' && narrowStrict(rules, state, catalog).ended !== undefined) {
+      return { verdict: 'allowed', reasons: [], requiresApproval };
+    }
+    return { verdict: 'blocked', reasons, requiresApproval: false };
+  }
+  return withShadowRules({ rules, state, catalog, reasons, approvals });
+}
+
+/** {@link validate}'s verdict when some rules are only reported: they refuse nothing, but say what they would. */
+function withShadowRules(input: {
+  rules: CompiledRuleSet;
+  state: RuleState;
+  catalog: readonly string[];
+  reasons: Reason[];
+  approvals: ApprovalRules | undefined;
+}): ValidateResult {
+  const { rules, state, catalog, approvals } = input;
+  const { enforced, shadow } = splitShadow(ruleIndex(rules), input.reasons);
+  const requiresApproval = approvals !== undefined && approvals.enforce !== null;
   const allowAll =
     enforced.length > 0 &&
     rules.settings.onEmpty === 'allow-all' &&
     narrowStrict(rules, state, catalog).ended !== undefined;
   if (enforced.length > 0 && !allowAll) return { verdict: 'blocked', reasons: enforced, requiresApproval: false };
-  const allowed: ValidateResult = { verdict: 'allowed', reasons: allowAll ? [] : enforced, requiresApproval };
-  if (shadow.length === 0 && (requiresApproval || approvals?.shadow == null)) return allowed;
+  const shadowApproval = !requiresApproval && approvals !== undefined && approvals.shadow !== null;
   return {
-    ...allowed,
+    verdict: 'allowed',
+    reasons: allowAll ? [] : enforced,
+    requiresApproval,
     ...(shadow.length > 0 ? { shadowRefused: shadow } : {}),
-    ...(!requiresApproval && approvals?.shadow != null ? { shadowRequiresApproval: true as const } : {}),
+    ...(shadowApproval ? { shadowRequiresApproval: true as const } : {}),
   };
 }

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { appendTo } from '../append-to';
 import { checkJsonPath } from '../compile/check-json-path';
 import { diagnosticFor, ruleName } from '../compile/diagnostic-for';
 import { makeReason } from '../engine/make-reason';
@@ -103,7 +104,7 @@ export const conditionalKind = {
     const byTool = new Map<string, Positioned<Conditional>[]>();
     for (const entry of rules) {
       const { rule, position } = entry;
-      byTool.set(rule.tool, [...(byTool.get(rule.tool) ?? []), entry]);
+      appendTo(byTool, rule.tool, entry);
       on.affectsAll(rule.tool);
       for (const child of childrenOf(rule)) on.affectsAll(child);
       on.checkAfter(rule.tool, {

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { appendTo } from '../append-to';
 import { checkJsonPath } from '../compile/check-json-path';
 import { diagnosticFor, ruleName } from '../compile/diagnostic-for';
 import { isDone } from '../engine/is-done';
@@ -154,7 +155,7 @@ export const preconditionKind = {
     const capturedFor = new Map<string, Positioned<Precondition>[]>();
     const own: PreconditionIndex = { captureSlots, byTool };
     const ordered = [...rules.filter(({ rule }) => !isShadow(rule)), ...rules.filter(({ rule }) => isShadow(rule))];
-    for (const entry of ordered) byTool.set(entry.rule.tool, [...(byTool.get(entry.rule.tool) ?? []), entry]);
+    for (const entry of ordered) appendTo(byTool, entry.rule.tool, entry);
     for (const entry of rules) {
       const { rule, position } = entry;
       const prior = rule.requires_prior_tool;
@@ -169,7 +170,7 @@ export const preconditionKind = {
       });
       if (rule.with_output === undefined && rule.resource === undefined) continue;
       captureSlots.set(position, captureSlots.size);
-      capturedFor.set(prior, [...(capturedFor.get(prior) ?? []), entry]);
+      appendTo(capturedFor, prior, entry);
     }
     for (const [tool, preconditions] of byTool) {
       on.checkTool(tool, {
