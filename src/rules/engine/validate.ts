@@ -23,7 +23,10 @@ export interface ValidateResult {
    * they were enforced. Absent when there are none.
    */
   readonly shadowRefused?: Reason[];
-  /** For an allowed call that needs no approval: a shadow `requires_approval` rule would have asked a human. */
+  /**
+   * For an allowed call that needs no approval and that shadow rules would not refuse: a shadow
+   * `requires_approval` rule would have made it wait for a human.
+   */
   readonly shadowRequiresApproval?: true;
 }
 
@@ -72,7 +75,8 @@ function withShadowRules(input: {
     rules.settings.onEmpty === 'allow-all' &&
     narrowStrict(rules, state, catalog).ended !== undefined;
   if (enforced.length > 0 && !allowAll) return { verdict: 'blocked', reasons: enforced, requiresApproval: false };
-  const shadowApproval = !requiresApproval && approvals !== undefined && approvals.shadow !== null;
+  const shadowApproval =
+    !requiresApproval && shadow.length === 0 && approvals !== undefined && approvals.shadow !== null;
   return {
     verdict: 'allowed',
     reasons: allowAll ? [] : enforced,

@@ -1,4 +1,4 @@
-import type { RuleFormat } from '../rule-format';
+import { RuleFormat } from '../rule-format';
 import { detectFormat } from './detect-format';
 import { importAgentDock } from './import-agentdock';
 import { importContract } from './import-contracts';
@@ -32,7 +32,7 @@ export function importRules(source: ParsedSource, format: RuleFormat | 'auto' = 
             file: source.file,
             path: '',
             problem: 'cannot tell which rules format this file is in',
-            fix: 'pass --format toolrail|letta|agentdock|contracts|graph, or see docs/rules.md for what each looks like',
+            fix: `pass --format ${Object.values(RuleFormat).join('|')}, or see docs/rules.md for what each looks like`,
           },
         ],
         warnings: [],

@@ -15,7 +15,10 @@ export function buildCommonRuleFields(zod: Zod) {
   const base = {
     id: zod.string().min(1).optional(),
     description: zod.string().optional(),
-    enforcement: zod.enum(['enforce', 'shadow']).optional(),
+    enforcement: zod
+      .enum(['enforce', 'shadow'])
+      .describe('shadow: the rule hides and refuses nothing; the engine reports what it would have (default enforce)')
+      .optional(),
   };
   return {
     base,
