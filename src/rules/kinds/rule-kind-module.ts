@@ -35,24 +35,33 @@ export interface RuleKindDefinition<Name extends string, Types extends RuleKindT
   /** Its reason codes by name, e.g. `{ prerequisiteNotMet: 'prerequisite_not_met' }`; they join `ReasonCode`. */
   readonly reasonCodes: { readonly [name: string]: Types['reasonCode'] };
   /** The schema of its rule body (`z.object({...common.toolRule, kind: z.literal(...)}).strict()`). */
-  schema(zod: Zod, common: CommonRuleFields): KindSchema;
+  schema(this: void, zod: Zod, common: CommonRuleFields): KindSchema;
   /** Every tool a rule names, with the field that names it (globs included). */
-  tools(rule: KindRule<Types>): ToolMention[];
+  tools(this: void, rule: KindRule<Types>): ToolMention[];
   /** Its load-time checks, and the facts it gives other kinds' checks. */
   readonly load: LoadChecks<KindRule<Types>>;
   /**
    * Indexes its rules of a rule set (in order, with their positions): registers with `on` the flags it
    * reads and its checks and recorders, and returns what its other pieces need (`own`).
    */
-  index(rules: readonly Positioned<KindRule<Types>>[], on: IndexBuilder, set: CompiledRuleSet): Index;
+  index(this: void, rules: readonly Positioned<KindRule<Types>>[], on: IndexBuilder, set: CompiledRuleSet): Index;
   /** Its fields of the rule state in a new session (`{}` when it keeps none); `start.state` has the shared ones. */
-  initialState(own: Index, start: { readonly index: RuleIndex; readonly state: CoreRuleState }): Types['state'];
+  initialState(
+    this: void,
+    own: Index,
+    start: { readonly index: RuleIndex; readonly state: CoreRuleState },
+  ): Types['state'];
   /** What a user message changes in its fields (the shared fields of `draft` have started the run). */
-  startRun(draft: RuleStateDraft, own: Index, run: { readonly message: string; readonly index: RuleIndex }): void;
+  startRun(
+    this: void,
+    draft: RuleStateDraft,
+    own: Index,
+    run: { readonly message: string; readonly index: RuleIndex },
+  ): void;
   /** Its fields of the state's readable view (`describeRuleState`), `{}` when it adds none. */
-  describe(context: EvaluationContext, own: Index): Types['view'];
+  describe(this: void, context: EvaluationContext, own: Index): Types['view'];
   /** Draws a rule in the rule graph (`toolrail graph`). */
-  graph(rule: KindRule<Types>, draw: GraphDraw): void;
+  graph(this: void, rule: KindRule<Types>, draw: GraphDraw): void;
   /** How each native format that has the kind maps to it. */
   readonly formats: KindFormats;
 }
