@@ -17,7 +17,7 @@ import {
   validate,
 } from '../../../src/rules/index';
 import { loadRuleSet } from '../../../src/rules-files/index';
-import { fuzzTools, ruleArbitrary } from '../../fuzz/rule-arbitraries';
+import { enforcedRuleArbitrary, fuzzTools } from '../../fuzz/rule-arbitraries';
 import { fixture } from './support/fixtures';
 import type { TestRule } from './support/rule-session';
 import { RuleSession, compileRules, documentOf } from './support/rule-session';
@@ -223,7 +223,7 @@ describe('toolrail simulate with shadow rules', () => {
 /** Rules without terminal ones: a shadow terminal rule keeps the run going, so the states would part. */
 const scenario = fc.record({
   rules: fc.array(
-    ruleArbitrary.filter((rule) => rule.kind !== 'terminal'),
+    enforcedRuleArbitrary.filter((rule) => rule.kind !== 'terminal'),
     { maxLength: 6 },
   ),
   events: fc.array(
