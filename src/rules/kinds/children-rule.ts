@@ -3,7 +3,6 @@ import { diagnosticFor } from '../compile/diagnostic-for';
 import { listText } from '../engine/list-text';
 import { makeReason } from '../engine/make-reason';
 import { endReasonOrder, reasonOrder } from '../engine/reason-order';
-import { sharedReason } from '../engine/shared-reason';
 import type { RuleDiagnostic } from '../rule-diagnostic';
 import type { IndexBuilder } from './index-builder';
 import type { Positioned } from './rule-kind-module';
@@ -25,21 +24,27 @@ export function indexChildren(
 ): void {
   on.affectsAll(rule.tool);
   for (const child of rule.children) on.affectsAll(child);
+  const children = listText(rule.children, 'or');
+  // The reasons do not depend on the state: built once, here.
+  const next = makeReason(code, rule, `After ${rule.tool}, call ${children} next.`);
+  const answer = makeReason(
+    code,
+    rule,
+    `After ${rule.tool}, call ${children} before answering.`,
+    rule.children.slice(0, 1),
+  );
   on.checkAfter(rule.tool, {
     order: reasonOrder.afterLast,
     position,
-    check(context, tool, _args, out) {
-      if (rule.children.includes(tool)) return;
-      const message = `After ${rule.tool}, call ${listText(rule.children, 'or')} next.`;
-      out.push(sharedReason(context, `after:${position}`, () => makeReason(code, rule, message)));
+    check(_context, tool, _args, out) {
+      if (!rule.children.includes(tool)) out.push(next);
     },
   });
   on.checkEndAfter(rule.tool, {
     order: endReasonOrder.afterLast,
     position,
     check(_context, out) {
-      const message = `After ${rule.tool}, call ${listText(rule.children, 'or')} before answering.`;
-      out.push(makeReason(code, rule, message, rule.children.slice(0, 1)));
+      out.push(answer);
     },
   });
 }

@@ -113,17 +113,17 @@ export const conditionalKind = {
         check(context, tool, _args, out) {
           const decision = decisionOf(context.state.last?.conditional, position);
           if (decision === undefined || decision.allow === null || decision.allow.includes(tool)) return;
-          const next = decision.allow[0];
-          const output =
-            decision.matched === null ? 'selects the default next tool' : `was ${JSON.stringify(decision.matched)}`;
-          const message =
-            next === undefined
-              ? `The output of ${rule.tool} matched none of its expected values, so no tool may follow it. Answer the user instead.`
-              : `The output of ${rule.tool} ${output}: call ${next} next.`;
           out.push(
-            sharedReason(context, `conditional:${position}`, () =>
-              makeReason(reasonCodes.childRequired, rule, message),
-            ),
+            sharedReason(context, `conditional:${position}`, () => {
+              const next = decision.allow?.[0];
+              const output =
+                decision.matched === null ? 'selects the default next tool' : `was ${JSON.stringify(decision.matched)}`;
+              const message =
+                next === undefined
+                  ? `The output of ${rule.tool} matched none of its expected values, so no tool may follow it. Answer the user instead.`
+                  : `The output of ${rule.tool} ${output}: call ${next} next.`;
+              return makeReason(reasonCodes.childRequired, rule, message);
+            }),
           );
         },
       });

@@ -4,7 +4,6 @@ import { isShadow } from '../engine/is-shadow';
 import { listText } from '../engine/list-text';
 import { makeReason } from '../engine/make-reason';
 import { reasonOrder } from '../engine/reason-order';
-import { sharedReason } from '../engine/shared-reason';
 import { own } from '../formats/own-property';
 import type { CommonRuleFields, Zod } from './common-rule-fields';
 import { startNode } from './graph-draw';
@@ -66,18 +65,14 @@ export const initKind = {
     const gate =
       gateOf(rules.flatMap(({ rule }) => (isShadow(rule) ? [] : [rule]))) ?? gateOf(rules.map(({ rule }) => rule));
     if (gate === null) return null;
+    const names = [...gate.tools];
+    const message = `Start this run with ${listText(names, 'or')}; other tools are available after that.`;
+    const reason = makeReason(reasonCodes.initRequired, gate.first, message, names.slice(0, 1));
     on.checkEveryTool({
       order: reasonOrder.init,
       position: first.position,
       check(context, tool, _args, out) {
-        if (context.state.runCompleted > 0 || gate.tools.has(tool)) return;
-        const names = [...gate.tools];
-        const message = `Start this run with ${listText(names, 'or')}; other tools are available after that.`;
-        out.push(
-          sharedReason(context, 'init', () =>
-            makeReason(reasonCodes.initRequired, gate.first, message, names.slice(0, 1)),
-          ),
-        );
+        if (context.state.runCompleted === 0 && !gate.tools.has(tool)) out.push(reason);
       },
     });
     return null;

@@ -2,7 +2,6 @@ import type { z } from 'zod';
 import { listText } from '../engine/list-text';
 import { makeReason } from '../engine/make-reason';
 import { reasonOrder } from '../engine/reason-order';
-import { sharedReason } from '../engine/shared-reason';
 import { own } from '../formats/own-property';
 import { checkChildLists, indexChildren, notAChild } from './children-rule';
 import type { CommonRuleFields, Zod } from './common-rule-fields';
@@ -50,19 +49,15 @@ export const parentKind = {
     for (const entry of rules) {
       const { rule, position } = entry;
       indexChildren(entry, { on, code: reasonCodes.parentRequired });
+      const message = `${listText(rule.children, 'and')} can only be called right after ${rule.tool}. Call ${rule.tool} first.`;
+      const reason = makeReason(reasonCodes.parentRequired, rule, message, [rule.tool]);
       for (const child of rule.children) {
         on.dependsOnAll(child);
         on.checkTool(child, {
           order: reasonOrder.parent,
           position,
           check(context, _tool, _args, out) {
-            if (rule.tool === context.state.last?.tool) return;
-            const message = `${listText(rule.children, 'and')} can only be called right after ${rule.tool}. Call ${rule.tool} first.`;
-            out.push(
-              sharedReason(context, `parent:${position}`, () =>
-                makeReason(reasonCodes.parentRequired, rule, message, [rule.tool]),
-              ),
-            );
+            if (rule.tool !== context.state.last?.tool) out.push(reason);
           },
         });
       }

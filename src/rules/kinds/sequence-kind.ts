@@ -101,12 +101,12 @@ export const sequenceKind = {
           if (expected === undefined) return;
           const names = positionTools(expected);
           if (names.includes(tool)) return;
-          const steps = `step ${at + 1} of ${rule.positions.length}`;
-          const message = `Follow the sequence (${steps}): call ${listText(names, 'or')} next.`;
           out.push(
-            sharedReason(context, `sequence:${slot}`, () =>
-              makeReason(reasonCodes.sequenceExpected, rule, message, names.slice(0, 1)),
-            ),
+            sharedReason(context, `sequence:${slot}`, () => {
+              const steps = `step ${at + 1} of ${rule.positions.length}`;
+              const message = `Follow the sequence (${steps}): call ${listText(names, 'or')} next.`;
+              return makeReason(reasonCodes.sequenceExpected, rule, message, names.slice(0, 1));
+            }),
           );
         },
       });
