@@ -8,8 +8,6 @@ import type { RuleRef } from '../rule-ref';
 import { loadTimeChecks } from './load-time-checks';
 import { zodIssuePath } from './zod-issue-path';
 
-export { loadTimeChecks };
-
 /** Input of {@link compileRuleSet}. */
 export interface CompileRuleSetInput {
   /** The rules of every file, in the unified model (from the importers), in the order given. */

@@ -6,8 +6,6 @@ import type { CallOutcome } from './call-outcome';
 import { ruleIndex } from './rule-index';
 import type { Recorder } from './rule-index-types';
 
-export type { CallOutcome };
-
 const noDecisions: readonly [] = [];
 const noRecorders: readonly Recorder[] = [];
 

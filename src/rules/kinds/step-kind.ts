@@ -4,28 +4,19 @@ import { listText } from '../engine/list-text';
 import { makeReason } from '../engine/make-reason';
 import { reasonOrder } from '../engine/reason-order';
 import type { ToolCheck } from '../engine/rule-index-types';
-import { isRecord } from '../formats/is-record';
-import { own as property } from '../formats/own-property';
 import { positionTools } from '../paths/position-tools';
-import type { RuleDiagnostic } from '../rule-diagnostic';
 import { checkPositions } from './check-positions';
 import type { CommonRuleFields, Zod } from './common-rule-fields';
 import { drawSequenceEdges } from './draw-sequence-edges';
 import type { RuleKindModule, RuleOfKind } from './rule-kind-module';
+import { agentDockStep } from './step/agentdock-step';
+import { stepConditionTypes } from './step/step-condition-types';
+import { checkStepFields } from './step/check-step-fields';
 import { evaluateMessages, selectActiveSteps } from './step/select-active-steps';
 import type { OrchestrationIndex, OrchestrationState, StepIndex } from './step/step-index';
 import { stepListsAllow } from './step/step-lists-allow';
 import type { StaticFacts } from './static-facts';
 import { toolMentions } from './tool-mentions';
-
-/** The conditions a step may have. */
-const stepConditionTypes = [
-  'message_regex',
-  'message_contains',
-  'message_starts_with',
-  'tool_used',
-  'sequence_match',
-] as const;
 
 function stepSchema(zod: Zod, common: CommonRuleFields) {
   const condition = zod
@@ -79,48 +70,6 @@ type Step = RuleOfKind<'step'>;
 /** The steps of the rule's file, in order. */
 function stepsOfFile(rule: Step, facts: StaticFacts): Step[] {
   return facts.rulesOf('step').filter((step) => step.ref.file === rule.ref.file);
-}
-
-function checkFields(rule: Step, out: RuleDiagnostic[]): void {
-  for (const condition of rule.conditions) {
-    if (condition.type === 'message_regex') {
-      try {
-        new RegExp(condition.value ?? '', 'i');
-      } catch (error) {
-        out.push(
-          diagnosticFor(
-            rule,
-            'error',
-            'invalid-regex',
-            `${ruleName(rule)}: message_regex ${JSON.stringify(condition.value)} is not a valid regular expression (${error instanceof Error ? error.message : String(error)})`,
-            'fix the pattern (JavaScript syntax, matched case-insensitively)',
-          ),
-        );
-      }
-    }
-    if (condition.type !== 'sequence_match' && (condition.value === undefined || condition.value === '')) {
-      out.push(
-        diagnosticFor(
-          rule,
-          'error',
-          'condition-without-value',
-          `${ruleName(rule)}: condition ${condition.type} has no value`,
-          `give the condition a "value" (${condition.type === 'tool_used' ? 'a tool name' : 'the text to look for'})`,
-        ),
-      );
-    }
-    if (condition.type === 'sequence_match' && (rule.sequence === undefined || rule.sequence.length === 0)) {
-      out.push(
-        diagnosticFor(
-          rule,
-          'error',
-          'sequence-match-without-sequence',
-          `${ruleName(rule)}: condition sequence_match compares against the step's sequence, but the step has none`,
-          'add a "sequence" to the step or remove the condition',
-        ),
-      );
-    }
-  }
 }
 
 /** The active step's lists (`not_in_step`) and, while unfinished, its sequence (`sequence_expected`). */
@@ -177,7 +126,7 @@ export const stepKind = {
     ),
   ],
   load: {
-    fields: checkFields,
+    fields: checkStepFields,
     blocksAtStart: {
       order: 40,
       why(rule, tool, facts) {
@@ -276,44 +225,6 @@ export const stepKind = {
     drawSequenceEdges(rule.sequence ?? [], `step ${rule.name}`, draw);
   },
   formats: {
-    agentdock(step, at, sink) {
-      const conditions = property(step, 'conditions') ?? [];
-      if (Array.isArray(conditions)) {
-        conditions.forEach((condition: unknown, c) => {
-          const type = isRecord(condition) ? property(condition, 'type') : undefined;
-          if (typeof type === 'string' && !(stepConditionTypes as readonly string[]).includes(type)) {
-            sink.report(
-              'error',
-              'unknown-condition',
-              [...at, 'conditions', c, 'type'],
-              `unknown condition type ${JSON.stringify(type)}`,
-              `use one of ${stepConditionTypes.join(', ')}`,
-            );
-          }
-        });
-      }
-      const tools = property(step, 'availableTools');
-      const body: Record<string, unknown> = {
-        kind: 'step',
-        name: property(step, 'name'),
-        conditions,
-        default: property(step, 'isDefault') ?? false,
-      };
-      if (isRecord(tools)) {
-        if (property(tools, 'allowed') !== undefined) body['allowed'] = property(tools, 'allowed');
-        if (property(tools, 'denied') !== undefined) body['denied'] = property(tools, 'denied');
-      }
-      if (property(step, 'sequence') !== undefined) body['sequence'] = property(step, 'sequence');
-      if (typeof property(step, 'description') === 'string') body['description'] = property(step, 'description');
-      return {
-        body,
-        fieldPath: (issue) => {
-          const [first, ...rest] = issue;
-          if (first === 'allowed' || first === 'denied') return [...at, 'availableTools', first, ...rest];
-          if (first === 'default') return [...at, 'isDefault', ...rest];
-          return first === undefined ? at : [...at, first, ...rest];
-        },
-      };
-    },
+    agentdock: agentDockStep,
   },
 } satisfies RuleKindModule<'step', StepIndex>;

@@ -1,4 +1,5 @@
-// Checked by `npm run typecheck` (tsc), not run: a kind lacking a piece, or missing from the registry, does not compile.
+// Checked by `npm run typecheck` (tsc), not run by vitest.
+// A kind module lacking a piece, or a kind missing from the registry, does not compile.
 import type { RuleKind, RuleKindModule } from '../../../src/rules/index';
 import { ruleKinds } from '../../../src/rules/index';
 import { requiresKind } from '../../../src/rules/kinds/requires-kind';
