@@ -44,7 +44,7 @@ function buildRuleIndex(set: CompiledRuleSet): RuleIndex {
   const builder = new RuleIndexBuilder();
   const kinds = new Map<string, unknown>();
   for (const module of registeredRuleKinds()) {
-    kinds.set(module.kind, module.index(byKind.get(module.kind) ?? [], builder, set));
+    kinds.set(module.kind, module.index(byKind.get(module.kind) ?? [], { on: builder, set }));
   }
   return builder.finish({ mentioned, mentionedEnforced, shadowRules, kinds });
 }

@@ -88,7 +88,7 @@ export const childKind = {
     neverFires: checkAfterTerminal,
     identity: (rule) => ({ ...rule, children: [...rule.children].sort() }),
   },
-  index(rules, on) {
+  index(rules, { on }) {
     for (const entry of rules) indexChildren(entry, { on, code: reasonCodes.childRequired });
     return null;
   },

@@ -100,7 +100,7 @@ export const conditionalKind = {
     },
     neverFires: checkAfterTerminal,
   },
-  index(rules, on) {
+  index(rules, { on }) {
     const byTool = new Map<string, Positioned<Conditional>[]>();
     for (const entry of rules) {
       const { rule, position } = entry;

@@ -30,7 +30,7 @@ export const continueKind = {
   schema: continueSchema,
   tools: (rule) => toolMentions([rule.tool], 'tool'),
   load: { neverFires: checkAfterTerminal },
-  index(rules, on) {
+  index(rules, { on }) {
     const seen = new Set<string>();
     for (const { rule, position } of rules) {
       const key = `${isShadow(rule) ? 'shadow' : 'enforce'}:${rule.tool}`;

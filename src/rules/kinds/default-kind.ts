@@ -53,7 +53,7 @@ export const defaultKind = {
       },
     },
   },
-  index(rules, on) {
+  index(rules, { on }) {
     for (const { rule, position } of rules) {
       if (rule.policy !== 'block') continue;
       on.checkEveryTool({

@@ -75,7 +75,7 @@ export const forbidsAfterKind = {
     },
     identity: (rule) => ({ ...rule, forbids: [...rule.forbids].sort() }),
   },
-  index(rules, on) {
+  index(rules, { on }) {
     const slots = new Map<string, number>();
     const byPosition = new Map<number, RuleOfKind<'forbids_after'>>();
     const own: ForbidsAfterIndex = { slots, rules: byPosition };

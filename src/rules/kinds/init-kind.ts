@@ -57,7 +57,7 @@ export const initKind = {
       );
     },
   },
-  index(rules, on) {
+  index(rules, { on }) {
     const first = rules[0];
     if (first === undefined) return null;
     for (const { rule } of rules) on.affectsAll(rule.tool);

@@ -51,7 +51,7 @@ export const maxCountKind = {
       why: (rule, tool) => (rule.limit === 0 && rule.tool === tool ? `${tool} has max_count 0` : null),
     },
   },
-  index(rules, on) {
+  index(rules, { on }) {
     for (const { rule, position } of rules) {
       on.countAttempts(rule.tool, { scope: rule.scope, position });
       on.affects(rule.tool, rule.tool);

@@ -45,7 +45,7 @@ export const parentKind = {
     reachability: checkChildLists,
     identity: (rule) => ({ ...rule, children: [...rule.children].sort() }),
   },
-  index(rules, on) {
+  index(rules, { on }) {
     for (const entry of rules) {
       const { rule, position } = entry;
       indexChildren(entry, { on, code: reasonCodes.parentRequired });

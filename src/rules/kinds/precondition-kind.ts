@@ -149,7 +149,7 @@ export const preconditionKind = {
       },
     },
   },
-  index(rules, on) {
+  index(rules, { on }) {
     const captureSlots = new Map<number, number>();
     const byTool = new Map<string, Positioned<Precondition>[]>();
     const capturedFor = new Map<string, Positioned<Precondition>[]>();

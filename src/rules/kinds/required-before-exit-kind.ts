@@ -63,7 +63,7 @@ export const requiredBeforeExitKind = {
       }
     },
   },
-  index(rules, on) {
+  index(rules, { on }) {
     for (const { rule, position } of rules) {
       on.trackDone(rule.tool, { scope: 'run', position });
       on.requireBeforeExit({ tool: rule.tool, rule });

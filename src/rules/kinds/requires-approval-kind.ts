@@ -24,7 +24,7 @@ export const requiresApprovalKind = {
   schema: requiresApprovalSchema,
   tools: (rule) => toolMentions([rule.tool], 'tool'),
   load: {},
-  index(rules, on) {
+  index(rules, { on }) {
     for (const { rule } of rules) on.requireApproval(rule.tool, rule);
     return null;
   },

@@ -60,7 +60,7 @@ export const requiresKind = {
     },
     identity: (rule) => ({ ...rule, after: [...rule.after].sort() }),
   },
-  index(rules, on) {
+  index(rules, { on }) {
     for (const { rule, position } of rules) {
       const shadow = isShadow(rule);
       for (const after of rule.after) {

@@ -44,7 +44,11 @@ export interface RuleKindDefinition<Name extends string, Types extends RuleKindT
    * Indexes its rules of a rule set (in order, with their positions): registers with `on` the flags it
    * reads and its checks and recorders, and returns what its other pieces need (`own`).
    */
-  index(this: void, rules: readonly Positioned<KindRule<Types>>[], on: IndexBuilder, set: CompiledRuleSet): Index;
+  index(
+    this: void,
+    rules: readonly Positioned<KindRule<Types>>[],
+    registry: { readonly on: IndexBuilder; readonly set: CompiledRuleSet },
+  ): Index;
   /** Its fields of the rule state in a new session (`{}` when it keeps none); `start.state` has the shared ones. */
   initialState(
     this: void,

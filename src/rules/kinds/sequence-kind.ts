@@ -82,7 +82,7 @@ export const sequenceKind = {
     reachability: (rule, facts, out) =>
       checkPositions(rule, { positions: rule.positions, allows: null }, { facts, out }),
   },
-  index(rules, on) {
+  index(rules, { on }) {
     const sequences = rules.map(({ rule }) => rule);
     const slotsOfTool = new Map<string, number[]>();
     rules.forEach(({ rule, position }, slot) => {

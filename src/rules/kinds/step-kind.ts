@@ -154,7 +154,7 @@ export const stepKind = {
       );
     },
   },
-  index(rules, on, set) {
+  index(rules, { on, set }) {
     const byPosition = new Map(rules.map(({ rule, position }) => [position, rule]));
     let recentLength = 0;
     for (const { rule, position } of rules) {

@@ -47,7 +47,7 @@ export const terminalKind = {
   schema: terminalSchema,
   tools: (rule) => toolMentions([rule.tool], 'tool'),
   load: {},
-  index(rules, on) {
+  index(rules, { on }) {
     for (const [tool, { enforce, shadow }] of firstRulesByTool(rules)) {
       on.affectsAll(tool);
       on.recordCompleted(tool, {

@@ -60,7 +60,7 @@ export const cooldownKind: RuleKindDefinition<'cooldown', CooldownTypes, Cooldow
       );
     },
   },
-  index(rules, on) {
+  index(rules, { on }) {
     const slots = new Map<string, number>();
     for (const { rule, position } of rules) {
       const slot = slots.get(rule.tool) ?? slots.size;
