@@ -47,7 +47,7 @@ export interface RuleKindDefinition<Name extends string, Types extends RuleKindT
   index(
     this: void,
     rules: readonly Positioned<KindRule<Types>>[],
-    registry: { readonly on: IndexBuilder; readonly set: CompiledRuleSet },
+    indexing: { readonly on: IndexBuilder; readonly set: CompiledRuleSet },
   ): Index;
   /** Its fields of the rule state in a new session (`{}` when it keeps none); `start.state` has the shared ones. */
   initialState(
