@@ -42,7 +42,7 @@ declare module '../rule-kind-types' {
 const reasonCodes = { forbiddenAfter: 'forbidden_after' } as const;
 
 /** What the kind indexes: a slot per forbiddable tool, and its rules by position. */
-interface ForbidsAfterIndex {
+export interface ForbidsAfterIndex {
   readonly slots: ReadonlyMap<string, number>;
   readonly rules: ReadonlyMap<number, RuleOfKind<'forbids_after'>>;
 }
