@@ -44,8 +44,9 @@ const parts = {
   },
   devserver: { folder: 'src/devserver', mayImport: ['kernel', 'session'] },
   cli: { folder: 'src/cli', mayImport: ['rules', 'rules-files', 'session', 'store', 'client', 'worker', 'devserver'] },
+  'ai-sdk': { folder: 'src/ai-sdk', mayImport: ['kernel', 'rules', 'dispatch', 'tools'] },
 };
-const packageRoots = ['src/index.ts', 'src/client-entry.ts', 'src/testing.ts'];
+const packageRoots = ['src/index.ts', 'src/client-entry.ts', 'src/testing.ts', 'src/ai-sdk-entry.ts'];
 
 /** `import-x/no-restricted-paths` zones: no part it may not import, and no other part's internals. */
 const boundaryZones = [

@@ -3,6 +3,7 @@ import type { PayloadCodec } from '@temporalio/common';
 import type { ToolCatalog, ToolOutcome } from '../src/dispatch';
 import {
   TOOL_SEARCH_NAME,
+  inputOf,
   packContentKey,
   suggestName,
   unpackContentKey,
@@ -315,21 +316,24 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       };
     },
 
-    storeMessages: ({ sessionId, store: sessionStore, messages }) =>
+    storeMessages: (...input) =>
       reportingStoreFailures(async () => {
+        const { sessionId, store: sessionStore, messages } = inputOf(input);
         await checkSessionStore(store, sessionStore, sessionId);
         return conversation.storeMessages(sessionId, messages);
       }),
 
-    sealLog: ({ sessionId, store: sessionStore, log }) =>
+    sealLog: (...input) =>
       reportingStoreFailures(async () => {
+        const { sessionId, store: sessionStore, log } = inputOf(input);
         await checkSessionStore(store, sessionStore, sessionId);
         return conversation.sealTail(sessionId, log);
       }),
 
     identifyStore: () => reportingStoreFailures(() => readStoreIdentity(store)),
 
-    async beginSession({ sessionId, messages, tools }) {
+    async beginSession(...input) {
+      const { sessionId, messages, tools } = inputOf(input);
       const { store: identity, stored } = await reportingStoreFailures(async () => ({
         store: await readStoreIdentity(store),
         stored: messages.length > 0 ? await conversation.storeMessages(sessionId, messages) : [],

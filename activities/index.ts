@@ -9,7 +9,9 @@ export type {
   CatalogChangedResult,
   ExecuteToolInput,
   ExecutedCall,
+  SealLogInput,
   SessionActivities,
+  StoreMessagesInput,
   ToolsetByVersion,
 } from './types';
 export type { SessionActivityDependencies } from './create-session-activities';

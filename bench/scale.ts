@@ -18,19 +18,25 @@ import type { ScaleWorkerProcess } from './scale/scale-workers';
 import { printPhase } from './scale/print-scale-results';
 import type { ScalePhase, ScaleRound, ScaleVariant } from './scale/scale-types';
 
-/** The workloads; `TOOLRAIL_BENCH_QUICK=1` (or `--quick`): shorter ones, about a quarter of an hour in all. */
-function scalePhases(quick: boolean): ScalePhase[] {
+/**
+ * The workloads; `TOOLRAIL_BENCH_QUICK=1` (or `--quick`): shorter ones, about a quarter of an hour in all.
+ * `baseline`: toolrail as another checkout has it runs beside this one in every phase.
+ */
+function scalePhases(quick: boolean, baseline: boolean): ScalePhase[] {
+  const toolrails: ScaleVariant[] = baseline ? ['toolrail', 'toolrail baseline'] : ['toolrail'];
+  const all: ScaleVariant[] = [...toolrails, 'bare', 'bare by reference'];
+  const concurrent: ScaleVariant[] = [...toolrails, 'bare'];
   return quick
     ? [
-        { title: 'one session of 40 turns', sessions: 1, turns: 40, rounds: 2, variants: allVariants() },
-        { title: '100 sessions at once, 6 turns each', sessions: 100, turns: 6, rounds: 1, variants: concurrent() },
-        { title: '200 sessions at once, 6 turns each', sessions: 200, turns: 6, rounds: 2, variants: concurrent() },
+        { title: 'one session of 40 turns', sessions: 1, turns: 40, rounds: 2, variants: all },
+        { title: '100 sessions at once, 6 turns each', sessions: 100, turns: 6, rounds: 1, variants: concurrent },
+        { title: '200 sessions at once, 6 turns each', sessions: 200, turns: 6, rounds: 2, variants: concurrent },
       ]
     : [
-        { title: 'one session of 200 turns', sessions: 1, turns: 200, rounds: 3, variants: allVariants() },
-        { title: '100 sessions at once, 6 turns each', sessions: 100, turns: 6, rounds: 3, variants: concurrent() },
+        { title: 'one session of 200 turns', sessions: 1, turns: 200, rounds: 3, variants: all },
+        { title: '100 sessions at once, 6 turns each', sessions: 100, turns: 6, rounds: 3, variants: concurrent },
         // Five rounds: at 1,000 sessions one variant's rounds spread by a fifth of its median.
-        { title: '1,000 sessions at once, 6 turns each', sessions: 1_000, turns: 6, rounds: 5, variants: concurrent() },
+        { title: '1,000 sessions at once, 6 turns each', sessions: 1_000, turns: 6, rounds: 5, variants: concurrent },
       ];
 }
 
@@ -51,14 +57,8 @@ const activityTimersDueMs = 62_000;
 
 /** The task queue of a variant's worker (both bare variants run on the bare worker). */
 function taskQueueOf(variant: ScaleVariant): string {
+  if (variant === 'toolrail baseline') return 'scale-toolrail-baseline';
   return variant === 'toolrail' ? 'scale-toolrail' : 'scale-bare';
-}
-
-function allVariants(): ScaleVariant[] {
-  return ['toolrail', 'bare', 'bare by reference'];
-}
-function concurrent(): ScaleVariant[] {
-  return ['toolrail', 'bare'];
 }
 
 /**
@@ -69,7 +69,8 @@ function concurrent(): ScaleVariant[] {
  * round. Prints, per turn, the CPU of the worker (also by thread), the server, the client (this
  * process) and the three together, history bytes and events, wall time; for many sessions at once,
  * turns per second, p99 turn latency, workflow-task waits and timeouts, and the worker's RSS round
- * by round; each as a ratio to bare.
+ * by round; each as a ratio to bare. `TOOLRAIL_BENCH_SCALE_BASELINE=DIR`: toolrail as the checkout in DIR
+ * has it (say, main, with its `node_modules`) runs beside this one, each figure also as a ratio to it.
  */
 export async function runScaleBench(): Promise<void> {
   const quick = process.env['TOOLRAIL_BENCH_QUICK'] === '1';
@@ -77,7 +78,8 @@ export async function runScaleBench(): Promise<void> {
   const only = process.env['TOOLRAIL_BENCH_SCALE_SESSIONS']?.split(',').map(Number);
   // TOOLRAIL_BENCH_SCALE_ROUNDS=10 runs every phase that many rounds (to tell a trend in RSS from the spread).
   const rounds = Number(process.env['TOOLRAIL_BENCH_SCALE_ROUNDS'] ?? 0);
-  const phases = scalePhases(quick)
+  const baseline = process.env['TOOLRAIL_BENCH_SCALE_BASELINE'];
+  const phases = scalePhases(quick, baseline !== undefined)
     .filter((phase) => only === undefined || only.includes(phase.sessions))
     .map((phase) => (Number.isInteger(rounds) && rounds > 0 ? { ...phase, rounds } : phase));
   const storeDirectory = mkdtempSync(path.join(os.tmpdir(), 'toolrail-bench-scale-'));
@@ -94,13 +96,25 @@ export async function runScaleBench(): Promise<void> {
       turns,
     });
     workers.push(toolrailWorker);
+    const baselineWorker =
+      baseline === undefined
+        ? undefined
+        : await startScaleWorker({
+            ...common,
+            variant: 'toolrail',
+            checkout: path.resolve(baseline),
+            taskQueue: taskQueueOf('toolrail baseline'),
+            turns,
+          });
+    if (baselineWorker) workers.push(baselineWorker);
     const bareWorker = await startScaleWorker({ ...common, variant: 'bare', taskQueue: taskQueueOf('bare'), turns });
     workers.push(bareWorker);
     const client = new Client({ connection, namespace: server.namespace });
     const toolrail = new ToolrailClient({ client, taskQueue: taskQueueOf('toolrail') });
+    const toolrailBaseline = new ToolrailClient({ client, taskQueue: taskQueueOf('toolrail baseline') });
     const rules = emptyRules();
     process.stdout.write(
-      `\nscale: toolrail against a bare Temporal workflow of the same shape, ${server.description}, ${os.cpus().length} cores${quick ? ' (quick)' : ''}; ${loadLine()}\n`,
+      `\nscale: toolrail against a bare Temporal workflow of the same shape${baseline ? ' and toolrail at the baseline checkout' : ''}, ${server.description}, ${os.cpus().length} cores${quick ? ' (quick)' : ''}; ${loadLine()}\n`,
     );
     let sequence = 0;
     for (const phase of phases) {
@@ -111,12 +125,16 @@ export async function runScaleBench(): Promise<void> {
         const order = phase.variants.map((_, index) => phase.variants[(index + round) % phase.variants.length]);
         for (const variant of order) {
           if (variant === undefined) continue;
-          const worker = variant === 'toolrail' ? toolrailWorker : bareWorker;
+          const worker =
+            variant === 'toolrail' ? toolrailWorker : variant === 'toolrail baseline' ? baselineWorker : bareWorker;
+          if (worker === undefined) continue;
           const ids = Array.from({ length: phase.sessions }, () => `scale-${(sequence += 1)}`);
           const run =
             variant === 'toolrail'
               ? (id: string) => runToolrailSession(toolrail, rules, id, phase.turns)
-              : (id: string) => runBareSession(client, id, phase.turns, variant === 'bare by reference');
+              : variant === 'toolrail baseline'
+                ? (id: string) => runToolrailSession(toolrailBaseline, rules, id, phase.turns)
+                : (id: string) => runBareSession(client, id, phase.turns, variant === 'bare by reference');
           measured.push(await measureRound(variant, worker, server, ids, phase.turns, run, client));
           // Every round starts on a server that holds none of the rounds before.
           await forgetTaskQueue(client, taskQueueOf(variant));
@@ -172,7 +190,7 @@ async function measureRound(
   const after = await worker.stats();
   const threadsAfter = threadCpuMs(worker.pid);
   const serverCpuMs = await serverCpuOfRound(server, serverBefore, ended);
-  const history = await readHistories(client, ids, variant === 'toolrail' ? 'callModel' : 'model');
+  const history = await readHistories(client, ids, variant.startsWith('toolrail') ? 'callModel' : 'model');
   return {
     variant,
     turns: ids.length * turns,

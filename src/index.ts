@@ -58,7 +58,7 @@ export { ModelError, ModelErrorCode } from './models';
 export { TemporalCliNotFoundError } from './devserver';
 export { ReasonCode } from './rules';
 export { ToolrailError } from './kernel';
-export { ContentStoreError } from './store';
+export { ContentStoreError, ExternalStorageUnusableError } from './store';
 export type { ContentStoreErrorCode } from './store';
 
 // Rules: loading, compiling, the simulator, graphs.
@@ -148,7 +148,18 @@ export type { StartSessionOptions, SessionListing, SendOrStartOptions } from './
 export { SessionHandle } from './client';
 // The live feed: a session's events as they happen, and the reply to a message.
 export { FeedGapError, SentMessage, uiMessageChunker } from './client';
-export type { RunReply, SessionEventsOptions, UIFinishReason, UIMessageChunk, UIMessageChunkerOptions } from './client';
+export type {
+  ChunkOptions,
+  OffloadedToolOutput,
+  RunReply,
+  SessionEventsOptions,
+  UIFinishReason,
+  UIMessageChunk,
+  UIMessageChunkerOptions,
+} from './client';
+// A session behind useChat: the route handler of the AI SDK's DefaultChatTransport, and Node's http adapter.
+export { createChatHandler, ChatRequestError, toNodeListener } from './client';
+export type { ChatHandler, ChatHandlerOptions, ChatRequestErrorCode, ChatStartOptions } from './client';
 export type {
   FeedApproval,
   FeedCall,

@@ -65,6 +65,8 @@ export function feedView(
   const queued: (number | null)[] = carried?.queued
     ? [...carried.queued]
     : Array.from({ length: queuedMessages }, () => null);
+  // The offset of the run in progress's `run_started`.
+  let runStart = carried?.runStart;
   // The model call in progress, and the newest batch of its text the feed showed.
   let modelCall: { turn: number; attempt: number; seq: number } | undefined;
 
@@ -95,13 +97,14 @@ export function feedView(
       case 'run_started': {
         const messageOffset = queued.shift() ?? null;
         const body = feedEventBodyOf(event) as Extract<FeedEventBody, { type: 'run_started' }>;
-        append(messageOffset === null ? body : { ...body, messageOffset }, state);
+        runStart = append(messageOffset === null ? body : { ...body, messageOffset }, state);
         return;
       }
       case 'run_ended': {
         // With the tokens the run's model calls used (the state's fold has counted them).
         const body = feedEventBodyOf(event) as Extract<FeedEventBody, { type: 'run_ended' }>;
         append({ ...body, usage: { ...state.usage.run } }, state);
+        runStart = undefined;
         return;
       }
       case 'results_appended': {
@@ -139,7 +142,8 @@ export function feedView(
     read({ from, maxBytes }) {
       if (from > next) throw new RangeError(`offset ${from} is past the end of the feed (the next event gets ${next})`);
       const oldest = window[0]?.event.offset ?? next;
-      if (from < oldest) return { events: [], next: from, oldest, end: next };
+      const run = runStart === undefined ? {} : { runStart };
+      if (from < oldest) return { events: [], next: from, oldest, end: next, ...run };
       const budget = Math.min(maxBytes ?? maxFeedPageBytes, maxFeedPageBytes);
       const events: FeedEvent[] = [];
       let bytes = 0;
@@ -149,7 +153,7 @@ export function feedView(
         events.push(kept.event);
         bytes += kept.bytes;
       }
-      return { events, next: from + events.length, oldest, end: next };
+      return { events, next: from + events.length, oldest, end: next, ...run };
     },
     carried() {
       const newest: FeedEvent[] = [];
@@ -160,7 +164,7 @@ export function feedView(
         newest.unshift(kept.event);
         bytes += kept.bytes;
       }
-      return { next, window: newest, queued: [...queued] };
+      return { next, window: newest, queued: [...queued], ...(runStart === undefined ? {} : { runStart }) };
     },
   };
 }

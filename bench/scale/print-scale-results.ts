@@ -128,7 +128,8 @@ export function roundLines(rounds: readonly (readonly ScaleRound[])[], rows: rea
 
 /**
  * Prints one phase as a Markdown table: per variant the median over the rounds (sums where said),
- * and each as a ratio to bare (history bytes also to bare by reference); then the worker's RSS peak
+ * and each as a ratio to bare (also to bare by reference, and to toolrail at the baseline checkout, when
+ * they ran); then the worker's RSS peak
  * round by round, and for one session, where a turn's history bytes go.
  */
 export function printPhase(phase: ScalePhase, rounds: readonly (readonly ScaleRound[])[]): void {
@@ -142,15 +143,26 @@ export function printPhase(phase: ScalePhase, rounds: readonly (readonly ScaleRo
   const ratio = (value: number, base: number): string =>
     Number.isFinite(value) && Number.isFinite(base) && base > 0 ? `${(value / base).toFixed(2)}×` : '–';
   const hasReference = variants.includes('bare by reference');
+  const hasBaseline = variants.includes('toolrail baseline');
   const rows = phase.sessions === 1 ? perTurnRows : concurrentRows;
+  const ratioHeads = [
+    'toolrail / bare',
+    ...(hasReference ? ['toolrail / bare by reference'] : []),
+    ...(hasBaseline ? ['toolrail / baseline'] : []),
+  ];
   const lines = [
     `\n${phase.title}: medians of ${phase.rounds} round${phase.rounds === 1 ? '' : 's'}`,
-    `| | ${variants.join(' | ')} | toolrail / bare${hasReference ? ' | toolrail / bare by reference' : ''} |`,
-    `|---|${variants.map(() => '---|').join('')}---|${hasReference ? '---|' : ''}`,
+    `| | ${[...variants, ...ratioHeads].join(' | ')} |`,
+    `|---|${[...variants, ...ratioHeads].map(() => '---|').join('')}`,
     ...rows.map((row) => {
-      const values = variants.map((variant) => figure(row, variant));
+      const values = variants.map((variant) => row.format(figure(row, variant)));
       const toolrail = figure(row, 'toolrail');
-      return `| ${row.label}${row.sum ? ' (all rounds)' : ''} | ${values.map((value) => row.format(value)).join(' | ')} | ${ratio(toolrail, figure(row, 'bare'))} |${hasReference ? ` ${ratio(toolrail, figure(row, 'bare by reference'))} |` : ''}`;
+      const ratios = [
+        ratio(toolrail, figure(row, 'bare')),
+        ...(hasReference ? [ratio(toolrail, figure(row, 'bare by reference'))] : []),
+        ...(hasBaseline ? [ratio(toolrail, figure(row, 'toolrail baseline'))] : []),
+      ];
+      return `| ${row.label}${row.sum ? ' (all rounds)' : ''} | ${[...values, ...ratios].join(' | ')} |`;
     }),
   ];
   for (const variant of variants) {

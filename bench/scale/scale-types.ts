@@ -1,7 +1,10 @@
 import type { HistoryFigures } from './scale-histories';
 
-/** The sides compared: toolrail, the bare workflow, and the bare workflow with results by reference. */
-export type ScaleVariant = 'toolrail' | 'bare' | 'bare by reference';
+/**
+ * The sides compared: toolrail, the bare workflow, the bare workflow with results by reference, and
+ * toolrail as another checkout has it (`TOOLRAIL_BENCH_SCALE_BASELINE`: a change against main).
+ */
+export type ScaleVariant = 'toolrail' | 'bare' | 'bare by reference' | 'toolrail baseline';
 
 /** One workload: `sessions` sessions of `turns` turns at once, `rounds` times, the variants taking turns. */
 export interface ScalePhase {

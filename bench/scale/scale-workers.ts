@@ -1,4 +1,5 @@
 import { fork } from 'node:child_process';
+import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import type { ScaleWorkerRequest, ScaleWorkerStats } from './scale-worker';
 
@@ -18,6 +19,8 @@ export interface ScaleWorkerProcess {
 /** Options of {@link startScaleWorker}. */
 export interface ScaleWorkerOptions {
   variant: 'toolrail' | 'bare';
+  /** Another checkout of toolrail (with its `node_modules`) whose worker runs instead of this one's. */
+  checkout?: string;
   address: string;
   namespace: string;
   taskQueue: string;
@@ -32,7 +35,11 @@ export interface ScaleWorkerOptions {
 
 /** Starts a worker process and resolves once its worker is about to poll. */
 export async function startScaleWorker(options: ScaleWorkerOptions): Promise<ScaleWorkerProcess> {
-  const child: ChildProcess = fork(require.resolve('./scale-worker'), [], {
+  const script = options.checkout
+    ? path.join(options.checkout, 'bench', 'scale', 'scale-worker.ts')
+    : require.resolve('./scale-worker');
+  const child: ChildProcess = fork(script, [], {
+    ...(options.checkout ? { cwd: options.checkout } : {}),
     execArgv: ['--import', 'tsx', ...(options.execArgv ?? [])],
     env: {
       ...process.env,

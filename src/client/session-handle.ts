@@ -32,6 +32,7 @@ import { previousRunOf } from './previous-run';
 import { followSessionFeed } from './session-feed';
 import type { SessionEventsOptions } from './session-feed';
 import { SentMessage } from './sent-message';
+import { toolOutputOf } from './tool-output';
 
 /** A typed handle on one session (one workflow). */
 export class SessionHandle {
@@ -233,6 +234,17 @@ export class SessionHandle {
    */
   readText(ref: ContentRef): Promise<string | undefined> {
     return readAssistantText(this.#content, this.sessionId, ref);
+  }
+
+  /**
+   * The output of one of the session's stored tool results (e.g. a feed `tool_ended` event's `ref`):
+   * the value the tool returned, or an {@link OffloadedToolOutput}; `undefined` when the client has
+   * no content store or `ref` is not a tool result.
+   */
+  async readToolOutput(ref: ContentRef): Promise<{ output: unknown } | undefined> {
+    if (this.#content === undefined) return undefined;
+    const message = decodeMessage(await this.#content.get(this.sessionId, ref.key));
+    return message.role === 'tool' ? { output: toolOutputOf(message) } : undefined;
   }
 
   /** Waits for the session to end and returns its final status. */

@@ -11,6 +11,8 @@ export {
   DEFAULT_TOOL_TIMEOUT_MS,
   TOOL_RESULT_STORE_MARGIN_MS,
 } from './defaults';
+export type { InputArguments, InputParts } from './input-arguments';
+export { inputArguments, inputOf } from './input-arguments';
 export type { JsonObject, JsonValue } from './json-value';
 export {
   buildModelSettingsSchema,

@@ -111,7 +111,8 @@ export type FeedEventBody =
   | { type: 'tool_started'; callId: string; tool: string; approved: boolean }
   /**
    * One call ended: its output (or error message) trimmed. An output the workflow does not hold (the
-   * rules do not read it) shows as the preview of its stored result, with `ref` to read it whole.
+   * rules do not read it) shows as the preview of its stored result. `ref`: the stored result, to
+   * read it whole (absent while the content store could not take it: `results_appended` names it then).
    */
   | {
       type: 'tool_ended';

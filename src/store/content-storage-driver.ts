@@ -1,6 +1,7 @@
 import type { Payload, StorageDriver, StorageDriverClaim as Claim } from '@temporalio/common';
 import { ExternalStorage, StorageDriverClaim } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
+import { checkClaimEncoding } from './check-claim-encoding';
 import type { ContentStore } from './content-store';
 import { sha256Hex } from './hash-content';
 
@@ -48,9 +49,12 @@ export function contentStorageDriver(store: ContentStore): StorageDriver {
 
 /**
  * Temporal External Storage offloading payloads larger than `thresholdBytes` (default: Temporal's,
- * 256 KiB) to `store`; pass it as `dataConverter.externalStorage` on client and worker.
+ * 256 KiB) to `store`; pass it as `dataConverter.externalStorage` on client and worker. Throws an
+ * `ExternalStorageUnusableError` when this install cannot write a claim (two copies of `protobufjs`
+ * for Temporal's packages), so that a client or worker that could not take a big payload is never made.
  */
 export function createExternalStorage(store: ContentStore, options: { thresholdBytes?: number } = {}): ExternalStorage {
+  checkClaimEncoding(contentDriverName);
   return new ExternalStorage({
     drivers: [contentStorageDriver(store)],
     ...(options.thresholdBytes === undefined ? {} : { payloadSizeThreshold: options.thresholdBytes }),

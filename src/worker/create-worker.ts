@@ -111,6 +111,9 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
       : new Map(Object.entries((options.scriptedModels ?? {}) as Record<string, LanguageModelV4>));
   const store =
     typeof options.contentStore === 'object' ? options.contentStore : openContentStore(options.contentStore);
+  // Payloads over 256 KiB (a big first message, a big user message) travel as claims on the content store.
+  // Made first: an install that cannot write a claim is refused before the worker bundles or connects.
+  const externalStorage = createExternalStorage(store);
   const namespace = options.namespace ?? 'default';
   Runtime.instance().logger.info(
     `toolrail worker on task queue ${options.taskQueue ?? 'toolrail'}: content store ${store.description}`,
@@ -149,9 +152,8 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
     maxHeartbeatThrottleInterval: '500 milliseconds',
     defaultHeartbeatThrottleInterval: '500 milliseconds',
     ...options.workerOptions,
-    // Payloads over 256 KiB (a big first message, a big user message) travel as claims on the content store.
     // Claims hold payloads the codecs already encoded: the driver stores them as they are.
-    dataConverter: { ...options.workerOptions?.dataConverter, externalStorage: createExternalStorage(store) },
+    dataConverter: { ...options.workerOptions?.dataConverter, externalStorage },
   });
   payloadCodecs.push(...worker.options.loadedDataConverter.payloadCodecs);
   return worker;
