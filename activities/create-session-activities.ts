@@ -1,4 +1,5 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
+import { ApplicationFailureCategory } from '@temporalio/common';
 import type { PayloadCodec } from '@temporalio/common';
 import type { ToolCatalog, ToolOutcome } from '../src/dispatch';
 import {
@@ -474,7 +475,13 @@ function liveCancellation(calls: LiveCalls | undefined, sessionId: string, kind:
     throwIfCancelled: () => {
       // Not retried: the workflow has cancelled the call (its cancellation is on its way to the activity too).
       if (tracked.signal.aborted)
-        throw ApplicationFailure.nonRetryable('cancelled by the session', CALL_CANCELLED_FAILURE_TYPE);
+        throw ApplicationFailure.create({
+          message: 'cancelled by the session',
+          type: CALL_CANCELLED_FAILURE_TYPE,
+          nonRetryable: true,
+          // Benign: the worker logs it at debug level, as a cancellation.
+          category: ApplicationFailureCategory.BENIGN,
+        });
     },
     release: () => tracked.release(),
   };
