@@ -307,7 +307,11 @@ export class LocalLiveChannel implements LiveChannel {
   /** Tells each subscriber that went up or down. */
   #updateStates(): void {
     for (const [topic, subscribers] of this.#subscribers) {
-      const up = this.#scanned && [...this.#peers.values()].every((peer) => peer.open && peer.acked.has(topic));
+      // A socket that refused a connection before (a publisher not listening yet, or gone) does not
+      // hold subscriptions down while it is tried again.
+      const up =
+        this.#scanned &&
+        [...this.#peers.values()].every((peer) => (peer.open ? peer.acked.has(topic) : this.#refused.has(peer.path)));
       for (const subscriber of subscribers) {
         if (subscriber.closed || subscriber.up === up) continue;
         subscriber.up = up;
