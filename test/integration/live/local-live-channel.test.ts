@@ -68,12 +68,12 @@ describe('the local live channel between processes', () => {
     const subscriber = channel();
     const heard = recorder();
     const subscription = subscriber.subscribe(topic, heard);
-    await pollUntil(async () => subscription.up, Boolean);
+    await pollUntil(() => Promise.resolve(subscription.up), Boolean);
     const other = recorder();
     subscriber.subscribe(sessionTopic('default', 'chat-2'), other);
     for (let seq = 1; seq <= 200; seq++) first.publish(text(seq));
     const messages = await pollUntil(
-      async () => heard.messages,
+      () => Promise.resolve(heard.messages),
       (all) => all.length === 200,
     );
     expect(messages).toEqual(Array.from({ length: 200 }, (_, index) => text(index + 1)));
@@ -87,19 +87,19 @@ describe('the local live channel between processes', () => {
     const heard = recorder();
     subscriber.subscribe(topic, heard);
     await pollUntil(
-      async () => heard.states,
+      () => Promise.resolve(heard.states),
       (states) => states.includes('up'),
     );
     const later = await publisher();
     await pollUntil(
-      async () => heard.states,
+      () => Promise.resolve(heard.states),
       (states) => states.length === 3,
     );
     expect(heard.states).toEqual(['up', 'down', 'up']);
     later.publish(text(1));
     expect(
       await pollUntil(
-        async () => heard.messages,
+        () => Promise.resolve(heard.messages),
         (all) => all.length === 1,
       ),
     ).toEqual([text(1)]);
@@ -111,21 +111,21 @@ describe('the local live channel between processes', () => {
     const subscriber = channel();
     const heard = recorder();
     const subscription = subscriber.subscribe(topic, heard);
-    await pollUntil(async () => subscription.up, Boolean);
+    await pollUntil(() => Promise.resolve(subscription.up), Boolean);
     await doomed.kill();
     const socketOf = (pid: number) => readdirSync(directory).filter((name) => name.startsWith(`${pid}-`));
     // Its socket file is still there until a subscriber finds no process behind it.
     const another = channel();
     another.subscribe(topic, recorder());
     await pollUntil(
-      async () => socketOf(doomed.pid),
+      () => Promise.resolve(socketOf(doomed.pid)),
       (names) => names.length === 0,
     );
     expect(socketOf(survivor.pid)).toHaveLength(1);
     survivor.publish(text(7));
     expect(
       await pollUntil(
-        async () => heard.messages,
+        () => Promise.resolve(heard.messages),
         (all) => all.length === 1,
       ),
     ).toEqual([text(7)]);
@@ -140,7 +140,7 @@ describe('the local live channel between processes', () => {
     own.publish(text(1));
     expect(
       await pollUntil(
-        async () => heard.messages,
+        () => Promise.resolve(heard.messages),
         (all) => all.length === 1,
       ),
     ).toEqual([text(1)]);
