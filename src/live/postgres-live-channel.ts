@@ -3,7 +3,7 @@ import pg from 'pg';
 import type { LiveChannel, LiveListener, LiveState, LiveSubscription } from './live-channel';
 import { LiveChannelError } from './live-channel-error';
 import { readLiveMessage } from './live-message';
-import type { LiveMessage } from './live-message';
+import type { LiveFeedMore, LiveMessage } from './live-message';
 
 /** Options of {@link PostgresLiveChannel}. */
 export interface PostgresLiveChannelOptions {
@@ -40,8 +40,9 @@ interface Subscriber {
 /**
  * The live channel across machines, through PostgreSQL's `LISTEN` / `NOTIFY` (the content store's
  * database, no table): each topic is a notification channel named after its hash, each message one
- * notification of at most 7,900 bytes of JSON. A process publishes on one connection (messages
- * queued while it is away, up to 10,000; streamed text older than the outage dropped) and listens
+ * notification of at most 7,900 bytes of JSON (a larger feed message goes as a `more`). A process
+ * publishes on one connection (messages queued while it is away, up to 10,000, a `more` standing
+ * for feed messages it had to drop; streamed text older than the outage dropped) and listens
  * on another; when the listening connection is lost every subscription goes `down` and comes `up`
  * again once it is back and listening (checked with a query every 10 s). Notifications are
  * delivered in commit order.
@@ -58,6 +59,7 @@ export class PostgresLiveChannel implements LiveChannel {
   #publisher: pg.Client | undefined;
   readonly #queue: LiveMessage[] = [];
   #flushing = false;
+  readonly #dropped = new WeakSet<pg.Client>();
   /** The next attempt after a failure: until it comes, messages only queue. */
   #publishRetry: NodeJS.Timeout | undefined;
   #publishFailures = 0;
@@ -82,8 +84,11 @@ export class PostgresLiveChannel implements LiveChannel {
 
   publish(message: LiveMessage): void {
     if (this.#closed) return;
+    // A message too large for a notification does not go: a feed message goes as a `more` in its place.
+    const sent = Buffer.byteLength(JSON.stringify(message), 'utf8') > maxNotifyBytes ? moreFor(message) : message;
+    if (sent === undefined) return;
     if (this.#queue.length >= maxQueuedMessages) this.#lose(this.#queue.shift());
-    this.#queue.push(message);
+    this.#queue.push(sent);
     void this.#flush();
   }
 
@@ -141,11 +146,11 @@ export class PostgresLiveChannel implements LiveChannel {
     if (this.#flushing || this.#closed || this.#publishRetry !== undefined) return;
     this.#flushing = true;
     try {
-      while (this.#queue.length > 0 && !this.#closed) {
+      while ((this.#queue.length > 0 || this.#lostFeed.size > 0) && !this.#closed) {
         const client = await this.#publishing();
         if (client === undefined) return;
         const lost = [...this.#lostFeed].map(([topic, end]): LiveMessage => ({ kind: 'more', topic, end }));
-        const batch = [...lost, ...this.#queue.splice(0, Math.max(1, maxBatchMessages - lost.length))];
+        const batch = [...lost, ...this.#queue.splice(0, Math.max(0, maxBatchMessages - lost.length))];
         this.#lostFeed.clear();
         const values = batch.flatMap((message) => [channelName(message.topic), JSON.stringify(message)]);
         const calls = batch.map((_, index) => `pg_notify($${2 * index + 1}, $${2 * index + 2})`).join(', ');
@@ -156,6 +161,7 @@ export class PostgresLiveChannel implements LiveChannel {
         } catch (error) {
           for (const message of batch) this.#lose(message);
           this.#dropPublisher(client, error);
+          return;
         }
       }
     } finally {
@@ -166,7 +172,7 @@ export class PostgresLiveChannel implements LiveChannel {
   /** The publishing connection, connecting it first; `undefined` (a later flush is scheduled) while it cannot. */
   async #publishing(): Promise<pg.Client | undefined> {
     if (this.#publisher !== undefined) return this.#publisher;
-    const client = newClient(this.#connectionString);
+    const client = newClient(this.#connectionString, 'publish');
     client.on('error', (error) => this.#dropPublisher(client, error));
     try {
       await client.connect();
@@ -183,6 +189,9 @@ export class PostgresLiveChannel implements LiveChannel {
   }
 
   #dropPublisher(client: pg.Client, error: unknown): void {
+    // A connection fails once, whether its error event or its query says so first.
+    if (this.#dropped.has(client)) return;
+    this.#dropped.add(client);
     if (this.#publisher === client) this.#publisher = undefined;
     client.end().catch(() => undefined);
     this.#publishFailures += 1;
@@ -200,20 +209,14 @@ export class PostgresLiveChannel implements LiveChannel {
 
   /** Remembers that a feed message did not go out, so its subscribers are told to read the feed. */
   #lose(message: LiveMessage | undefined): void {
-    if (message === undefined) return;
-    const end =
-      message.kind === 'events'
-        ? (message.events.at(-1)?.offset ?? -1) + 1
-        : message.kind === 'more'
-          ? message.end
-          : undefined;
-    if (end !== undefined) this.#lostFeed.set(message.topic, Math.max(end, this.#lostFeed.get(message.topic) ?? 0));
+    const more = message && moreFor(message);
+    if (more !== undefined) this.#lostFeed.set(more.topic, Math.max(more.end, this.#lostFeed.get(more.topic) ?? 0));
   }
 
   /** Connects the listening connection (unless it is, or is connecting) and listens to every topic. */
   #connect(): void {
     if (this.#closed || this.#current !== undefined || this.#reconnectTimer !== undefined) return;
-    const client = newClient(this.#connectionString);
+    const client = newClient(this.#connectionString, 'listen');
     this.#current = client;
     client.on('error', (error) => this.#lostListener(client, error));
     client.on('end', () => this.#lostListener(client, new Error('the connection ended')));
@@ -306,14 +309,23 @@ export class PostgresLiveChannel implements LiveChannel {
   }
 }
 
+/** The `more` that stands for a feed message (undefined for any other). */
+function moreFor(message: LiveMessage): LiveFeedMore | undefined {
+  if (message.kind === 'more') return message;
+  if (message.kind !== 'events') return undefined;
+  return { kind: 'more', topic: message.topic, end: (message.events.at(-1)?.offset ?? -1) + 1 };
+}
+
 /** The notification channel of a topic: an identifier of 54 characters, safe unquoted. */
 function channelName(topic: string): string {
   return `toolrail_live_${createHash('sha256').update(topic).digest('hex').slice(0, 40)}`;
 }
 
-function newClient(connectionString: string): pg.Client {
+/** A connection, named for `pg_stat_activity` (`toolrail-live-publish`, `toolrail-live-listen`). */
+function newClient(connectionString: string, role: 'publish' | 'listen'): pg.Client {
   return new pg.Client({
     connectionString,
+    application_name: `toolrail-live-${role}`,
     connectionTimeoutMillis: timeoutMs,
     query_timeout: timeoutMs,
     keepAlive: true,
