@@ -245,7 +245,11 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       };
       annotateModelRequest(model, request, stream);
       // Streamed text goes to the live feed (and the worker's hook) as it arrives.
-      const text = modelTextHooks({ sessionId, turn, attempt: context.info.attempt }, dependencies, () => context);
+      const text = modelTextHooks(
+        { sessionId, turn, attempt: context.info.attempt, streamed: stream },
+        dependencies,
+        () => context,
+      );
       // An interrupt reaches the call through the live channel at once, or through Temporal's cancellation.
       const live = liveCancellation(dependencies.liveCalls, sessionId, { model: true });
       const called = await withHeartbeats(heartbeatIntervalMs, async () => {

@@ -26,6 +26,8 @@ export interface ModelTextCall {
   sessionId: string;
   turn: number;
   attempt: number;
+  /** Whether the call streams (`doStream`); one that does not gives its text whole as it answers. */
+  streamed?: boolean;
 }
 
 /** The text of one model call on its way to the feed: `push` each delta as it arrives, `end` once the call has settled. */
@@ -126,7 +128,9 @@ export function createModelTextFeed({
  */
 export function createLiveTextFeed(channel: LiveChannel, namespace: string): ModelTextFeed {
   return {
-    open({ sessionId, turn, attempt }) {
+    open({ sessionId, turn, attempt, streamed = true }) {
+      // A call that does not stream gives its text whole as it answers: the answer carries it.
+      if (!streamed) return { push: () => undefined, end: () => undefined };
       const topic = sessionTopic(namespace, sessionId);
       // Room for the text in one message: the channel's limit less the message around it (JSON may
       // escape a character into 6 bytes, so the text's own bytes are counted at that rate).
@@ -176,12 +180,13 @@ export function modelTextHooks(
   const activity = context();
   const stream = textFeed?.open(call, activity);
   if (onModelTextDelta === undefined && stream === undefined) return { end: () => undefined };
+  const { streamed: _streamed, ...where } = call;
   return {
     onTextDelta: (delta) => {
       stream?.push(delta);
       if (onModelTextDelta === undefined) return;
       try {
-        onModelTextDelta({ ...call, delta });
+        onModelTextDelta({ ...where, delta });
       } catch (error) {
         activity.log.warn('[toolrail] onModelTextDelta threw; the model call goes on', {
           error: error instanceof Error ? error.message : String(error),
