@@ -35,7 +35,7 @@ export class FeedReader {
   async *drain(runId: string, from: number, previousRunId: string | undefined): AsyncGenerator<FeedEvent> {
     let offset = from;
     for (;;) {
-      const page = await this.#page(runId, offset);
+      const page = await this.page(runId, offset);
       if (offset < page.oldest) {
         // This run no longer holds them: the runs before it do, or no run does.
         const previous = previousRunId ?? (await this.#previousRunOf(runId));
@@ -100,9 +100,11 @@ export class FeedReader {
     }
   }
 
-  #page(runId: string, from: number): Promise<FeedPage> {
+  /** One page of run `runId`'s `feed` query from offset `from` (`maxBytes` at most), retried while the server or every worker is away. */
+  page(runId: string, from: number, maxBytes?: number): Promise<FeedPage> {
     const handle = this.#client.getHandle(this.#sessionId, runId);
-    return this.retrying(() => this.#call(() => handle.query(feedQuery, { from })));
+    const request = maxBytes === undefined ? { from } : { from, maxBytes };
+    return this.retrying(() => this.#call(() => handle.query(feedQuery, request)));
   }
 
   #previousRunOf(runId: string): Promise<string | undefined> {
