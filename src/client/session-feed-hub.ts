@@ -16,6 +16,8 @@ type Arrival = LiveMessage | { kind: 'state'; state: LiveState; ups: number } | 
 const connectGraceMs = 2_000;
 /** Messages waiting for a hub that is behind, at most: beyond, they are dropped and it catches up from the feed. */
 const maxWaiting = 10_000;
+/** How long a hub lives on after its last reader left, for one that comes back, in ms. */
+const lingerMs = 15_000;
 /** Items a hub keeps for the readers that join (the newest); beyond, the oldest thousand go. */
 const maxItems = 8_192;
 
@@ -49,7 +51,7 @@ export function acquireSessionFeedHub(
           if (sessions.get(sessionId) === stopped) sessions.delete(sessionId);
         });
   sessions.set(sessionId, hub);
-  hub.readers += 1;
+  hub.hold();
   return hub;
 }
 
@@ -61,7 +63,7 @@ export function acquireSessionFeedHub(
  * served from it without a query; each reader orders live text itself (`LiveTextOrder`).
  */
 export class SessionFeedHub {
-  /** How many readers hold it; the last one's release stops it. */
+  /** How many readers hold it. */
   readers = 0;
   /** The items held, the oldest first; `base` is the absolute number of the first. */
   readonly items: HubItem[] = [];
@@ -95,6 +97,7 @@ export class SessionFeedHub {
   #firstUp: (() => void) | undefined;
   #ups = 0;
   #stopWaiting: (() => void) | undefined;
+  #linger: NodeJS.Timeout | undefined;
 
   constructor(
     client: WorkflowClient,
@@ -122,9 +125,23 @@ export class SessionFeedHub {
     void this.#run(from);
   }
 
-  /** A reader is done with it; the last one stops it. */
+  /** A reader is done with it; once the last one is, it stops after a while (a reader may come back). */
   release(): void {
     this.readers -= 1;
+    if (this.readers > 0) return;
+    if (this.error !== undefined) return this.#halt();
+    this.#linger = setTimeout(() => this.#halt(), lingerMs);
+    this.#linger.unref();
+  }
+
+  /** A reader takes it (again). */
+  hold(): void {
+    this.readers += 1;
+    if (this.#linger !== undefined) clearTimeout(this.#linger);
+    this.#linger = undefined;
+  }
+
+  #halt(): void {
     if (this.readers > 0) return;
     this.#stop.abort();
     this.#subscription.close();
