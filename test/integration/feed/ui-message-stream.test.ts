@@ -1,6 +1,10 @@
 import { parseJsonEventStream, readUIMessageStream, uiMessageChunkSchema } from 'ai';
 import type { UIMessage, UIMessageChunk } from 'ai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalLiveChannel } from '../../../src/live';
 import { connectToHarness, uniqueName } from '../../harness/connect';
 import type { HarnessConnections } from '../../harness/connect';
 import { withSessionWorker } from '../../helpers/session-worker';
@@ -16,19 +20,34 @@ type ParsedChunk = ReturnType<typeof parseJsonEventStream<UIMessageChunk>> exten
  * assistant message whose parts are the streamed text, the tool calls with their outputs or
  * errors, and toolrail's own data parts.
  */
-describe("a session's feed as the AI SDK's UI message stream", () => {
+describe.each([
+  { channel: 'without a live channel', live: false },
+  { channel: 'through the local live channel', live: true },
+])("a session's feed as the AI SDK's UI message stream, $channel", ({ live }) => {
   let connections: HarnessConnections;
+  let directory: string;
+  const channels: LocalLiveChannel[] = [];
   beforeAll(async () => {
     connections = await connectToHarness();
+    directory = mkdtempSync(path.join(os.tmpdir(), 'toolrail-ui-live-'));
   });
   afterAll(async () => {
+    await Promise.all(channels.map((channel) => channel.close()));
     await connections.close();
+    rmSync(directory, { recursive: true, force: true });
   });
+  /** The worker's and the route's channels (each its own, as separate processes have), when live. */
+  const liveChannels = () => {
+    if (!live) return {};
+    const [workerLive, clientLive] = [new LocalLiveChannel({ directory }), new LocalLiveChannel({ directory })];
+    channels.push(workerLive, clientLive);
+    return { workerLive, clientLive };
+  };
 
   it('reads as one valid UI message per run, with text, a refused call and its reasons, an approval and the answer', async () => {
     const probe = new ToolProbe();
     await withSessionWorker(
-      { connections, tools: deployTools(probe), scriptedModels: { deploy: deployScript() } },
+      { connections, tools: deployTools(probe), scriptedModels: { deploy: deployScript() }, ...liveChannels() },
       async ({ client }) => {
         const server = await startFeedServer(client, 'deploy');
         try {
