@@ -124,7 +124,13 @@ const completionMarginMs = 2_000;
  */
 export function createSessionActivities(dependencies: SessionActivityDependencies): SessionActivities {
   const { registry, hooks, store } = dependencies;
-  const heartbeatIntervalMs = dependencies.heartbeatIntervalMs ?? 1_000;
+  // With a live channel cancellations come through it: an activity heartbeats only to show it is
+  // alive, at 40% of its heartbeat timeout (a call shorter than that sends none).
+  const heartbeatIntervalMs = (): number => {
+    const own = dependencies.heartbeatIntervalMs ?? 1_000;
+    const timeoutMs = Context.current().info.heartbeatTimeoutMs;
+    return dependencies.liveCalls && timeoutMs ? Math.max(own, 0.4 * timeoutMs) : own;
+  };
   const resultOffloadBytes = dependencies.resultOffloadBytes ?? 262_144;
   const content = encodedContent(store, {
     ...(dependencies.payloadCodecs ? { payloadCodecs: dependencies.payloadCodecs } : {}),
@@ -252,15 +258,16 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       );
       // An interrupt reaches the call through the live channel at once, or through Temporal's cancellation.
       const live = liveCancellation(dependencies.liveCalls, sessionId, { model: true });
-      const called = await withHeartbeats(heartbeatIntervalMs, async () => {
+      const called = await withHeartbeats(heartbeatIntervalMs(), async () => {
         try {
           return await callLanguageModel({
             model,
             request,
             stream,
             abortSignal: live.signal,
-            // Each chunk is a sign of life: a cancellation reaches a streamed call within the heartbeat throttle.
-            ...(context.info.isLocal ? {} : { onChunk: () => context.heartbeat() }),
+            // Each chunk is a sign of life: a cancellation reaches a streamed call within the heartbeat
+            // throttle (with a live channel, cancellations come through it instead).
+            ...(context.info.isLocal || dependencies.liveCalls ? {} : { onChunk: () => context.heartbeat() }),
             ...(text.onTextDelta ? { onTextDelta: text.onTextDelta } : {}),
           });
         } catch (error) {
@@ -376,7 +383,7 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       let stillRunning = false;
       // The session's cancellation reaches the call through the live channel at once, or through Temporal's.
       const live = liveCancellation(dependencies.liveCalls, sessionId, { callId: prepared.callId });
-      const outcome = await withHeartbeats(heartbeatIntervalMs, () =>
+      const outcome = await withHeartbeats(heartbeatIntervalMs(), () =>
         executePreparedCall({
           registry,
           prepared,
@@ -401,7 +408,7 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
         throw retryFailure(outcome, (dependencies.payloadCodecs?.length ?? 0) > 0);
       }
       // The tool ran: from here on no store error fails the call (its result is stored, or reported unstored).
-      const executed = await withHeartbeats(heartbeatIntervalMs, async () => {
+      const executed = await withHeartbeats(heartbeatIntervalMs(), async () => {
         const result = await storeToolResult({
           conversation,
           sessionId,

@@ -27,7 +27,7 @@ export async function* followLiveSessionFeed(
   sessionId: string,
   { from, signal, live }: { from: number; signal?: AbortSignal; live: LiveChannel },
 ): AsyncGenerator<FeedEvent, void, undefined> {
-  const hub = acquireSessionFeedHub(client, live, sessionId, from);
+  const hub = acquireSessionFeedHub(client, live, sessionId);
   const reader = new FeedReader(client, sessionId, signal);
   const text = new LiveTextOrder();
   let next = from;

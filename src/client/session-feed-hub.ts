@@ -10,29 +10,25 @@ import { whenSessionCloses } from './session-closes';
 export type HubItem = { event: FeedEvent } | { piece: LiveText };
 
 /** What the hub waits for: a message, a change of its subscription, or the end of the session's last run. */
-type Arrival = LiveMessage | { kind: 'state'; state: LiveState; ups: number } | { kind: 'closed'; runId: string };
+type Arrival =
+  | LiveMessage
+  | { kind: 'state'; state: LiveState; ups: number }
+  /** The session's last run closed; `waited`: the hub gave the channel time to bring its last events. */
+  | { kind: 'closed'; runId: string; waited?: true };
 
 /** How long a hub waits for its subscription to come up before it reads the feed without the channel, in ms. */
 const connectGraceMs = 2_000;
+/** How long a hub waits for the channel to bring a closed session's last events before it reads them, in ms. */
+const closeGraceMs = 500;
 /** Messages waiting for a hub that is behind, at most: beyond, they are dropped and it catches up from the feed. */
 const maxWaiting = 10_000;
-/** How long a hub lives on after its last reader left, for one that comes back, in ms. */
-const lingerMs = 15_000;
 /** Items a hub keeps for the readers that join (the newest); beyond, the oldest thousand go. */
 const maxItems = 8_192;
 
 const hubs = new WeakMap<LiveChannel, WeakMap<WorkflowClient, Map<string, SessionFeedHub>>>();
 
-/**
- * The hub of one session's feed on one client and channel, for a reader that starts at `from`:
- * the one its other readers share, or a new one that starts there. Release it when done.
- */
-export function acquireSessionFeedHub(
-  client: WorkflowClient,
-  live: LiveChannel,
-  sessionId: string,
-  from: number,
-): SessionFeedHub {
+/** The hub of one session's feed on one client and channel: the one its other readers share, or a new one. Release it when done. */
+export function acquireSessionFeedHub(client: WorkflowClient, live: LiveChannel, sessionId: string): SessionFeedHub {
   let byClient = hubs.get(live);
   if (byClient === undefined) {
     byClient = new WeakMap();
@@ -47,17 +43,18 @@ export function acquireSessionFeedHub(
   const hub =
     existing !== undefined && existing.error === undefined
       ? existing
-      : new SessionFeedHub(client, live, sessionId, from, (stopped) => {
+      : new SessionFeedHub(client, live, sessionId, (stopped) => {
           if (sessions.get(sessionId) === stopped) sessions.delete(sessionId);
         });
   sessions.set(sessionId, hub);
-  hub.hold();
+  hub.readers += 1;
   return hub;
 }
 
 /**
  * One session's feed, read once for all its readers in this process: one subscription to its topic,
- * one catch-up read of the durable feed when it starts (and after the channel lost something), one
+ * one read of the durable feed when it starts (what the current run holds) and after the channel
+ * lost something, one
  * poll of the feed while the channel is down, one wait for the session's end. It keeps the newest
  * events and live text it learnt, so a reader that joins (or comes back) at a recent offset is
  * served from it without a query; each reader orders live text itself (`LiveTextOrder`).
@@ -91,21 +88,16 @@ export class SessionFeedHub {
   #itemOfOffset: number[] = [];
   #overflowed = false;
   #ended = false;
+  /** The session's last run, once the hub knows it closed. */
+  #closedRun: string | undefined;
   #wakeHub: (() => void) | undefined;
   #wakeReaders: (() => void)[] = [];
   #pollStop: AbortController | undefined;
   #firstUp: (() => void) | undefined;
   #ups = 0;
   #stopWaiting: (() => void) | undefined;
-  #linger: NodeJS.Timeout | undefined;
 
-  constructor(
-    client: WorkflowClient,
-    live: LiveChannel,
-    sessionId: string,
-    from: number,
-    forget: (hub: SessionFeedHub) => void,
-  ) {
+  constructor(client: WorkflowClient, live: LiveChannel, sessionId: string, forget: (hub: SessionFeedHub) => void) {
     this.#client = client;
     this.#sessionId = sessionId;
     this.#forget = forget;
@@ -120,28 +112,13 @@ export class SessionFeedHub {
         this.#firstUp?.();
       },
     });
-    this.first = from;
     this.ready = new Promise((resolve) => (this.#readied = resolve));
-    void this.#run(from);
+    void this.#run();
   }
 
-  /** A reader is done with it; once the last one is, it stops after a while (a reader may come back). */
+  /** A reader is done with it; the last one stops it (and its calls to the server: none is left running). */
   release(): void {
     this.readers -= 1;
-    if (this.readers > 0) return;
-    if (this.error !== undefined) return this.#halt();
-    this.#linger = setTimeout(() => this.#halt(), lingerMs);
-    this.#linger.unref();
-  }
-
-  /** A reader takes it (again). */
-  hold(): void {
-    this.readers += 1;
-    if (this.#linger !== undefined) clearTimeout(this.#linger);
-    this.#linger = undefined;
-  }
-
-  #halt(): void {
     if (this.readers > 0) return;
     this.#stop.abort();
     this.#subscription.close();
@@ -189,7 +166,7 @@ export class SessionFeedHub {
     }
   }
 
-  async #run(from: number): Promise<void> {
+  async #run(): Promise<void> {
     // A subscription takes a moment to come up (a connection, a LISTEN): wait for it a little first.
     await new Promise<void>((resolve) => {
       this.#firstUp = resolve;
@@ -208,7 +185,7 @@ export class SessionFeedHub {
         if (catchUp) {
           catchUp = false;
           caughtUpAt = this.#ups;
-          await this.#catchUp(from);
+          await this.#catchUp();
           this.#readied?.();
           continue;
         }
@@ -225,6 +202,7 @@ export class SessionFeedHub {
             const next = this.next ?? 0;
             if ((arrival.events[0]?.offset ?? next) > next) catchUp = true;
             else for (const event of arrival.events) this.#append(event);
+            if (this.#ended && this.#closedRun !== undefined) return this.#finish();
             break;
           }
           case 'more':
@@ -234,6 +212,13 @@ export class SessionFeedHub {
             this.#keep({ piece: arrival });
             break;
           case 'closed':
+            // The run's last events may still be on their way through the channel: give them a moment
+            // before reading them from the feed (a query on a closed run: a replay).
+            this.#closedRun = arrival.runId;
+            if (!this.#ended && arrival.waited === undefined && this.#subscription.up) {
+              setTimeout(() => this.#arrive({ ...arrival, waited: true }), closeGraceMs).unref();
+              break;
+            }
             await this.#close(arrival.runId);
             return;
           default:
@@ -249,22 +234,18 @@ export class SessionFeedHub {
     }
   }
 
-  /** Reads the current run's feed from where the hub is (the first time: from `from`, within what the run holds). */
-  async #catchUp(from: number): Promise<void> {
+  /**
+   * Reads the current run's feed from where the hub is; the first time, all it holds (its window),
+   * so a reader that joins later at any offset the run holds is served without a query.
+   */
+  async #catchUp(): Promise<void> {
     const { runId } = await this.#reader.retrying(() => this.#client.getHandle(this.#sessionId).describe());
     this.#stopWaiting ??= whenSessionCloses(this.#client, this.#sessionId, runId, (closed) =>
       this.#arrive({ kind: 'closed', runId: closed }),
     );
-    let offset = this.next ?? from;
-    for (;;) {
-      const page = await this.#reader.page(runId, offset).catch(async (error: unknown) => {
-        // The first read, from past the feed's end: the hub starts at the end (its reader hears it is past).
-        if (this.next !== undefined) throw error;
-        const { end } = await this.#reader.page(runId, 0, 1);
-        offset = end;
-        return this.#reader.page(runId, end);
-      });
-      if (this.next === undefined) this.#restartAt(offset);
+    if (this.next === undefined) this.#restartAt(0);
+    for (let offset = this.next ?? 0; ;) {
+      const page = await this.#reader.page(runId, offset);
       if (offset < page.oldest) {
         // The run no longer holds where the hub is: it goes on from the run's oldest event (a reader reads the rest itself).
         this.#restartAt(page.oldest);
@@ -294,9 +275,15 @@ export class SessionFeedHub {
 
   /** The session's last run closed: after its `session_ended` nothing follows; else what the run holds beyond. */
   async #close(runId: string): Promise<void> {
+    this.#closedRun = runId;
     if (!this.#ended)
       for await (const event of this.#reader.drain(runId, this.next ?? 0, undefined)) this.#append(event);
+    this.#finish();
+  }
+
+  #finish(): void {
     this.closed = true;
+    this.#wake();
   }
 
   #append(event: FeedEvent): void {

@@ -14,14 +14,14 @@ export interface PacedTurn {
 
 /** A model that streams each turn's text at a steady pace, as a provider does; `sent` says when each piece left (epoch ms). */
 export interface PacedModel extends LanguageModelV4 {
-  /** When each piece of each turn and attempt was written: `turn/attempt` → epoch ms per piece. */
+  /** When each piece of each call was written: `session/turn/attempt` → epoch ms per piece. */
   readonly sent: Map<string, number[]>;
 }
 
 /**
  * A `LanguageModelV4` that streams: turn N (the session's model call N, as toolrail tells the
  * model) writes `turns[N].pieces` one every `gapMs`, then calls its tool or stops. A call that runs
- * again (a retried attempt) streams from the start again. Only `doStream`.
+ * again (a retried attempt) streams from the start again. Several sessions may share it. Only `doStream`.
  */
 export function createPacedModel(turns: readonly PacedTurn[]): PacedModel {
   const usage = {
@@ -29,7 +29,7 @@ export function createPacedModel(turns: readonly PacedTurn[]): PacedModel {
     outputTokens: { total: 10, text: 10, reasoning: undefined },
   };
   const sent = new Map<string, number[]>();
-  const calls = new Map<number, number>();
+  const calls = new Map<string, number>();
   return {
     specificationVersion: 'v4',
     provider: 'paced',
@@ -38,13 +38,14 @@ export function createPacedModel(turns: readonly PacedTurn[]): PacedModel {
     sent,
     doGenerate: () => Promise.reject(new Error('the paced model only streams')),
     doStream: (options) => {
-      const turn = turnOf(options);
+      const { turn, sessionId } = callOf(options);
       const script = turns[turn];
       if (script === undefined) return Promise.reject(new Error(`the paced model has no turn ${turn}`));
-      const attempt = (calls.get(turn) ?? 0) + 1;
-      calls.set(turn, attempt);
+      const call = `${sessionId}/${turn}`;
+      const attempt = (calls.get(call) ?? 0) + 1;
+      calls.set(call, attempt);
       const times: number[] = [];
-      sent.set(`${turn}/${attempt}`, times);
+      sent.set(`${call}/${attempt}`, times);
       let index = 0;
       const stream = new ReadableStream<LanguageModelV4StreamPart>({
         async pull(controller) {
@@ -85,9 +86,11 @@ export function wordsOf(text: string): string[] {
   return text.match(/\S+\s*/g) ?? [];
 }
 
-/** The session's model call this is: toolrail's provider option, else the assistant messages before it. */
-function turnOf(options: LanguageModelV4CallOptions): number {
-  const own = options.providerOptions?.[toolrailProviderOptionsKey] as { turn?: unknown } | undefined;
-  if (typeof own?.turn === 'number') return own.turn;
-  return options.prompt.filter((message) => message.role === 'assistant').length;
+/** The session and its model call this is: toolrail's provider option, else the assistant messages before it. */
+function callOf(options: LanguageModelV4CallOptions): { turn: number; sessionId: string } {
+  const own = options.providerOptions?.[toolrailProviderOptionsKey] as
+    { turn?: unknown; sessionId?: unknown } | undefined;
+  const turn =
+    typeof own?.turn === 'number' ? own.turn : options.prompt.filter((message) => message.role === 'assistant').length;
+  return { turn, sessionId: typeof own?.sessionId === 'string' ? own.sessionId : '' };
 }
