@@ -19,7 +19,7 @@ type Arrival =
 /** How long a hub waits for its subscription to come up before it reads the feed without the channel, in ms. */
 const connectGraceMs = 2_000;
 /** How long a hub waits for the channel to bring a closed session's last events before it reads them, in ms. */
-const closeGraceMs = 500;
+const closeGraceMs = 2_000;
 /** Messages waiting for a hub that is behind, at most: beyond, they are dropped and it catches up from the feed. */
 const maxWaiting = 10_000;
 /** Items a hub keeps for the readers that join (the newest); beyond, the oldest thousand go. */
