@@ -3,7 +3,7 @@ import type { bareSession } from './scale/bare-workflows';
 import { emptyRules } from './dispatch/measure-on-server';
 import { createPacedModel } from '../test/helpers/paced-model';
 import type { PacedModel } from '../test/helpers/paced-model';
-import { serverRequests } from '../test/helpers/server-metrics';
+import { settledServerRequests } from '../test/helpers/server-metrics';
 import type { FeedEvent } from '../src/session';
 import { billableActions, totalActions } from './live/billable-actions';
 import type { BillableActions } from './live/billable-actions';
@@ -88,10 +88,9 @@ async function follow(
   return count;
 }
 
-/** The server's count of `operation` requests, once the calls of the last workload have settled. */
-async function settledCount(bench: LiveBench, operation: string): Promise<number> {
-  await sleep(1_000);
-  return serverRequests(bench.metricsUrl, operation);
+/** The server's count of `operation` requests, once its metrics include every request made so far. */
+function settledCount(bench: LiveBench, operation: string): Promise<number> {
+  return settledServerRequests(bench.metricsUrl, operation, bench.client);
 }
 
 async function measureTextLatency(bench: LiveBench, models: Record<LiveVariant, Record<string, PacedModel>>) {
@@ -213,13 +212,13 @@ async function measureActions(bench: LiveBench) {
       const side = bench.sides[variant];
       const [queriesBefore, beatsBefore] = [
         await settledCount(bench, 'QueryWorkflow'),
-        await serverRequests(bench.metricsUrl, 'RecordActivityTaskHeartbeat'),
+        await settledCount(bench, 'RecordActivityTaskHeartbeat'),
       ];
       const session = await start(side, 'actions');
       await Promise.all([session.result(), ...Array.from({ length: watchers }, () => follow(side, session.sessionId))]);
       const [queries, heartbeats] = [
         await settledCount(bench, 'QueryWorkflow'),
-        await serverRequests(bench.metricsUrl, 'RecordActivityTaskHeartbeat'),
+        await settledCount(bench, 'RecordActivityTaskHeartbeat'),
       ];
       row(
         `toolrail ${variant}, ${watchers} watcher${watchers === 1 ? '' : 's'}`,

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +11,7 @@ import type { LiveChannel, LiveState } from '../../../src/live';
 import { createScriptedModel, textResponse, toolCallResponse } from '../../../src/models';
 import type { FeedEvent } from '../../../src/session';
 import { defineTool } from '../../../src/tools';
+import { harnessConnectionArgs } from '../../e2e/support/run-cli';
 import { connectToHarness, uniqueName } from '../../harness/connect';
 import type { HarnessConnections } from '../../harness/connect';
 import { startPostgres } from '../../harness/start-postgres';
@@ -18,13 +20,15 @@ import { compileRules } from '../../helpers/compile-rules';
 import { defineProbeTool } from '../../helpers/define-probe-tool';
 import { createPacedModel, wordsOf } from '../../helpers/paced-model';
 import { pollUntil } from '../../helpers/poll-until';
-import { serverRequests } from '../../helpers/server-metrics';
+import { settledServerRequests } from '../../helpers/server-metrics';
 import { readSessionHistory } from '../../helpers/session-history';
-import { withSessionWorker } from '../../helpers/session-worker';
+import { testContentDirectory, withSessionWorker } from '../../helpers/session-worker';
 import { ToolProbe } from '../../helpers/tool-probe';
 import { entriesOf, toolResultOf } from '../../helpers/transcript-entries';
 
 const noRules = compileRules({ toolrail: 1, rules: [] });
+const repoRoot = path.resolve(__dirname, '../../..');
+const cliPath = path.join(repoRoot, 'bin', 'toolrail.cjs');
 const firstAnswer = 'Let me look that up for you in the ticket system before I answer anything at all.';
 const lastAnswer = 'The ticket is open and a human will get back to you within the day, thank you for waiting.';
 
@@ -99,7 +103,7 @@ describe('the live channel beside the feed', () => {
         clientLive: localChannel(),
       },
       async ({ client }) => {
-        const queriesBefore = await serverRequests(metricsUrl, 'QueryWorkflow');
+        const queriesBefore = await settledServerRequests(metricsUrl, 'QueryWorkflow', connections.client);
         const session = await client.startSession({
           sessionId: uniqueName('live-text'),
           rules: noRules,
@@ -109,7 +113,7 @@ describe('the live channel beside the feed', () => {
         });
         const watched: FeedEvent[] = [];
         for await (const event of session.events()) watched.push(event);
-        const queries = (await serverRequests(metricsUrl, 'QueryWorkflow')) - queriesBefore;
+        const queries = (await settledServerRequests(metricsUrl, 'QueryWorkflow', connections.client)) - queriesBefore;
 
         // Each model call's text arrived piece by piece, as the model wrote it, and whole.
         expect(liveText(watched)).toEqual({ '0/1': firstAnswer, '1/1': lastAnswer });
@@ -137,6 +141,64 @@ describe('the live channel beside the feed', () => {
         expect(history.ofType('WORKFLOW_TASK_COMPLETED').length).toBeGreaterThan(3);
         expect(queries).toBe(1);
         expect(history.ofType('WORKFLOW_EXECUTION_SIGNALED')).toEqual([]);
+      },
+    );
+  });
+
+  it("lets `toolrail follow --live` print a streaming model's text on one line as it is written, and the events", async () => {
+    const model = createPacedModel([
+      { pieces: wordsOf(firstAnswer), gapMs: 15, call: { id: 'look', name: 'lookup', args: { hold: true } } },
+      { pieces: wordsOf(lastAnswer), gapMs: 15 },
+    ]);
+    const probe = new ToolProbe();
+    await withSessionWorker(
+      {
+        connections,
+        tools: [defineProbeTool({ name: 'lookup', probe })],
+        models: { paced: { model, stream: true } },
+        workerLive: localChannel(),
+      },
+      async ({ client }) => {
+        const session = await client.startSession({
+          sessionId: uniqueName('live-follow'),
+          rules: noRules,
+          model: { id: 'paced' },
+          firstMessage: 'Where is my ticket?',
+          limits: { closeWhenIdle: true },
+        });
+        const follow = spawn(
+          process.execPath,
+          [cliPath, 'follow', session.sessionId, '--live', `local:${directory}`, ...harnessConnectionArgs()],
+          {
+            cwd: repoRoot,
+            stdio: ['ignore', 'pipe', 'pipe'],
+            // As `runCli`: only the arguments say where it connects; the workers' content store.
+            env: {
+              ...Object.fromEntries(
+                Object.entries(process.env).filter(([name]) => !/^(TEMPORAL|TOOLRAIL)_/.test(name)),
+              ),
+              TOOLRAIL_CONTENT_STORE: testContentDirectory(),
+            },
+          },
+        );
+        let stdout = '';
+        let stderr = '';
+        follow.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+        const exited = new Promise<number | null>((resolve) => follow.once('exit', (code) => resolve(code)));
+        // Once it shows the tool running, the call ends and the last model call streams while it follows.
+        await new Promise<void>((resolve) =>
+          follow.stdout.on('data', (chunk: Buffer) => {
+            stdout += chunk.toString();
+            if (stdout.includes('lookup runs [look]')) resolve();
+          }),
+        );
+        probe.release('look');
+        expect(await exited).toBe(0);
+        expect(stderr).toBe('');
+        const lines = stdout.trimEnd().split('\n');
+        expect(lines).toContain(`[turn 1] model writes: ${lastAnswer}`);
+        expect(lines.at(-1)).toBe('the session completed');
+        await session.result();
       },
     );
   });
@@ -175,7 +237,7 @@ describe('the live channel beside the feed', () => {
       },
       async ({ client }) => {
         // A 10 s call: the SDK's throttle (80% of its 10 s heartbeat timeout) lets two heartbeats through.
-        const before = await serverRequests(metricsUrl, 'RecordActivityTaskHeartbeat');
+        const before = await settledServerRequests(metricsUrl, 'RecordActivityTaskHeartbeat', connections.client);
         const session = await client.startSession({
           sessionId: uniqueName('live-interrupt'),
           rules: noRules,
@@ -183,7 +245,8 @@ describe('the live channel beside the feed', () => {
           firstMessage: 'Work ten seconds.',
         });
         for await (const event of session.events()) if (event.type === 'run_ended') break;
-        const heartbeats = (await serverRequests(metricsUrl, 'RecordActivityTaskHeartbeat')) - before;
+        const heartbeats =
+          (await settledServerRequests(metricsUrl, 'RecordActivityTaskHeartbeat', connections.client)) - before;
         expect(heartbeats).toBeGreaterThan(0);
         expect(heartbeats).toBeLessThanOrEqual(2);
 
