@@ -15,7 +15,7 @@ export type {
   ToolsetByVersion,
 } from './types';
 export type { SessionActivityDependencies } from './create-session-activities';
-export { createModelTextFeed, defaultTextIntervalMs } from './model-text-feed';
+export { createLiveTextFeed, createModelTextFeed, defaultTextIntervalMs } from './model-text-feed';
 export type {
   ModelTextCall,
   ModelTextContext,

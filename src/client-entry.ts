@@ -36,6 +36,25 @@ export type {
   SentUserMessage,
 } from './session';
 
+// The live channel beside the durable feed: text as it is written, events without a query, fast cancellations.
+export {
+  LiveChannelError,
+  LocalLiveChannel,
+  PostgresLiveChannel,
+  defaultLocalLiveDirectory,
+  openLiveChannel,
+} from './live';
+export type {
+  LiveChannel,
+  LiveChannelErrorCode,
+  LiveListener,
+  LiveMessage,
+  LiveState,
+  LiveSubscription,
+  LocalLiveChannelOptions,
+  OpenLiveChannelOptions,
+  PostgresLiveChannelOptions,
+} from './live';
 // The rules a session starts with.
 export { loadRuleSet, loadRuleDocuments } from './rules-files';
 export type { LoadRuleSetOptions, LoadRuleSetResult } from './rules-files';

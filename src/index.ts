@@ -174,6 +174,25 @@ export type {
   ModelTextInput,
   SentUserMessage,
 } from './session';
+// The live channel beside the durable feed: text as it is written, events without a query, fast cancellations.
+export {
+  LiveChannelError,
+  LocalLiveChannel,
+  PostgresLiveChannel,
+  defaultLocalLiveDirectory,
+  openLiveChannel,
+} from './live';
+export type {
+  LiveChannel,
+  LiveChannelErrorCode,
+  LiveListener,
+  LiveMessage,
+  LiveState,
+  LiveSubscription,
+  LocalLiveChannelOptions,
+  OpenLiveChannelOptions,
+  PostgresLiveChannelOptions,
+} from './live';
 export { pruneSessions } from './client';
 export type { PruneReport, PruneSessionsOptions, PrunedSession } from './client';
 // The session's signals, updates and queries, for a plain Temporal client.

@@ -16,6 +16,7 @@ import { beginSessionHere, recordSessionStore } from './wait-for-store';
 
 import type { Session } from './session';
 import { feedView, installFeedHandlers } from './session-feed';
+import { publishFeedEvent } from './live-sinks';
 import { installHandlers } from './session-handlers';
 import { startInput } from './start-input';
 import { sessionSpans } from './session-spans';
@@ -80,6 +81,7 @@ function openSession(input: SessionInput): Session {
   const transcript = transcriptView(input.carried?.transcript ?? [], input.carried?.transcriptStart);
   const feed = feedView(input.carried?.feed, state.queuedMessages.length, limits.feedWindowBytes, {
     resultsInParts: currentPatches(),
+    onAppend: publishFeedEvent,
   });
   const session = createSession(state, { transcript, feed }, [ui.onEvent], sessionSpans());
   installHandlers(session);

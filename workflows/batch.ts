@@ -12,7 +12,7 @@ import type { PreparedCall, UnapprovedDecision } from '../src/dispatch';
 import { approveToolCallUpdate, checkApproveToolCallInput } from '../src/session';
 import type { ApproveToolCallInput, DispatchedCall } from '../src/session';
 import type { SessionActivities } from '../activities';
-import { executeToolInput, refusing, traced, unpackExecutedCall, withStore } from './session';
+import { executeToolInput, publishCancelledCalls, refusing, traced, unpackExecutedCall, withStore } from './session';
 import type { Session } from './session';
 import type { SessionState } from './session-state';
 import { catalogNames } from './session-state';
@@ -209,6 +209,7 @@ async function runCalls(session: Session, calls: readonly RunnableCall[]): Promi
     if (state.limits.siblingAbort !== 'on-error' || failedFirst !== undefined || calls.length < 2) return;
     failedFirst = { callId: prepared.callId, toolName: prepared.toolName };
     batch.scope?.cancel();
+    publishCancelledCalls({ callIds: calls.map((call) => call.prepared.callId), model: false });
   };
   const runOne = async ({ prepared, approved }: RunnableCall): Promise<DispatchedCall> => {
     const { callId, toolName, interruptBehavior } = prepared;

@@ -46,7 +46,8 @@ export interface SessionFeed {
 export const maxResultsEventBytes = 65_536;
 
 /**
- * The feed view, going on from what continue-as-new carried, holding at most `windowBytes` of events.
+ * The feed view, going on from what continue-as-new carried, holding at most `windowBytes` of events
+ * (each appended one also goes to `onAppend`).
  * `queuedMessages` is the length of the session's queue now: messages queued by a version without
  * a feed count as queued at an unknown offset. `resultsInParts` (default: true) appends many results
  * as several `results_appended` events of at most {@link maxResultsEventBytes} each; runs recorded
@@ -56,7 +57,14 @@ export function feedView(
   carried: CarriedFeed | undefined,
   queuedMessages: number,
   windowBytes: number,
-  { resultsInParts = true }: { resultsInParts?: boolean } = {},
+  {
+    resultsInParts = true,
+    onAppend,
+  }: {
+    resultsInParts?: boolean;
+    /** Called with each event as it is appended (the worker's live channel). */
+    onAppend?: (event: FeedEvent) => void;
+  } = {},
 ): SessionFeed {
   const window: { event: FeedEvent; bytes: number }[] = [];
   let heldBytes = 0;
@@ -80,7 +88,9 @@ export function feedView(
   const append = (body: FeedEventBody, state: SessionState): number => {
     const offset = next;
     next += 1;
-    keep({ offset, at: workflowNow(), run: state.counters.runs, turn: state.turnIndex, ...body });
+    const event: FeedEvent = { offset, at: workflowNow(), run: state.counters.runs, turn: state.turnIndex, ...body };
+    keep(event);
+    onAppend?.(event);
     return offset;
   };
 

@@ -15,6 +15,7 @@ import { contentWrites, storeOf } from './wait-for-store';
 export { storeOf, withStore } from './wait-for-store';
 // Which changes of the workflow this run has (`patches.ts`).
 export { catalogOnChange } from './patches';
+export { publishCancelledCalls } from './live-sinks';
 // The turn's activities' inputs and results, as history carries them (`turn-activities.ts`).
 export { executeToolInput, modelCallInput, unpackExecutedCall, unpackModelCallResult } from './turn-activities';
 export type { ModelCallResult } from './turn-activities';

@@ -118,6 +118,7 @@ export {
   modelTextSignal,
 } from './feed-messages';
 export type { CarriedFeed, FeedPage, FeedRequest, ModelTextInput } from './feed-messages';
+export type { CancelledCalls, LiveSinks } from './live-sinks';
 export { packTranscriptEntry, unpackTranscriptEntry } from './carried-transcript';
 export type { CarriedTranscriptEntry } from './carried-transcript';
 export { beginTurnInProgress, carriedTurn, resumeTurnInProgress, settleTurnCalls } from './turn-in-progress';
