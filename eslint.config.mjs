@@ -33,19 +33,24 @@ const parts = {
   conversation: { folder: 'src/conversation', mayImport: ['kernel', 'session', 'models', 'store'] },
   'rules-files': { folder: 'src/rules-files', mayImport: ['rules'] },
   tracing: { folder: 'src/tracing', mayImport: ['rules', 'session'] },
+  live: { folder: 'src/live', mayImport: ['kernel', 'session'] },
   activities: {
     folder: 'activities',
-    mayImport: ['kernel', 'dispatch', 'session', 'models', 'tools', 'conversation', 'store'],
+    mayImport: ['kernel', 'dispatch', 'session', 'models', 'tools', 'conversation', 'store', 'live'],
   },
-  worker: { folder: 'src/worker', mayImport: ['activities', 'tools', 'models', 'store', 'tracing'] },
+  worker: { folder: 'src/worker', mayImport: ['activities', 'tools', 'models', 'store', 'tracing', 'live'] },
   client: {
     folder: 'src/client',
-    mayImport: ['kernel', 'workflows', 'rules', 'session', 'models', 'conversation', 'store', 'tracing'],
+    mayImport: ['kernel', 'workflows', 'rules', 'session', 'models', 'conversation', 'store', 'tracing', 'live'],
   },
   devserver: { folder: 'src/devserver', mayImport: ['kernel', 'session'] },
-  cli: { folder: 'src/cli', mayImport: ['rules', 'rules-files', 'session', 'store', 'client', 'worker', 'devserver'] },
+  cli: {
+    folder: 'src/cli',
+    mayImport: ['rules', 'rules-files', 'session', 'store', 'client', 'worker', 'devserver', 'live'],
+  },
+  'ai-sdk': { folder: 'src/ai-sdk', mayImport: ['kernel', 'rules', 'dispatch', 'tools'] },
 };
-const packageRoots = ['src/index.ts', 'src/client-entry.ts', 'src/testing.ts'];
+const packageRoots = ['src/index.ts', 'src/client-entry.ts', 'src/testing.ts', 'src/ai-sdk-entry.ts'];
 
 /** `import-x/no-restricted-paths` zones: no part it may not import, and no other part's internals. */
 const boundaryZones = [

@@ -1,8 +1,15 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
+import { ApplicationFailureCategory } from '@temporalio/common';
 import type { PayloadCodec } from '@temporalio/common';
 import type { ToolCatalog, ToolOutcome } from '../src/dispatch';
-import { TOOL_SEARCH_NAME, suggestName, utf8ByteLength } from '../src/kernel';
-import { heldCatalog, isRecordedCall, isVisibleInMask, shouldRetryToolOutcome } from '../src/dispatch';
+import { TOOL_SEARCH_NAME, inputOf, suggestName, utf8ByteLength } from '../src/kernel';
+import {
+  CALL_CANCELLED_FAILURE_TYPE,
+  heldCatalog,
+  isRecordedCall,
+  isVisibleInMask,
+  shouldRetryToolOutcome,
+} from '../src/dispatch';
 import type { LanguageModelV4, ModelRequest, ModelToolSpec, WorkerModels, LanguageModelRegistry } from '../src/models';
 import {
   ModelError,
@@ -26,6 +33,7 @@ import { storeToolResult } from './store-tool-result';
 import { annotateModelRequest, annotateModelResponse, annotateToolCall } from './gen-ai-span-attributes';
 import { modelTextHooks } from './model-text-feed';
 import type { ModelTextDelta, ModelTextFeed } from './model-text-feed';
+import type { CallKind, LiveCalls } from '../src/live';
 
 /** What the session activities need from the worker. */
 export interface SessionActivityDependencies {
@@ -46,8 +54,10 @@ export interface SessionActivityDependencies {
    * text again). For your own live views; it must not throw or block (a throw is logged and ignored).
    */
   onModelTextDelta?: (event: ModelTextDelta) => void;
-  /** Where streamed text goes to the sessions' live feeds (`createModelTextFeed`); nowhere when absent. */
+  /** Where streamed text goes to the sessions' live feeds (`createModelTextFeed`, `createLiveTextFeed`); nowhere when absent. */
   textFeed?: ModelTextFeed;
+  /** The calls running here, for the live channel's cancellations to abort at once (see `createLiveWorker`). */
+  liveCalls?: LiveCalls;
   hooks?: ToolHooks;
   /** How often running activities heartbeat on their own (so cancellations reach them), in ms. Defaults to 1 000. */
   heartbeatIntervalMs?: number;
@@ -92,7 +102,13 @@ const completionMarginMs = 2_000;
  */
 export function createSessionActivities(dependencies: SessionActivityDependencies): SessionActivities {
   const { registry, hooks, store } = dependencies;
-  const heartbeatIntervalMs = dependencies.heartbeatIntervalMs ?? 1_000;
+  // With a live channel cancellations come through it: an activity heartbeats only to show it is
+  // alive, at 40% of its heartbeat timeout (a call shorter than that sends none).
+  const heartbeatIntervalMs = (): number => {
+    const own = dependencies.heartbeatIntervalMs ?? 1_000;
+    const timeoutMs = Context.current().info.heartbeatTimeoutMs;
+    return dependencies.liveCalls && timeoutMs ? Math.max(own, 0.4 * timeoutMs) : own;
+  };
   const resultOffloadBytes = dependencies.resultOffloadBytes ?? 262_144;
   const content = encodedContent(store, {
     ...(dependencies.payloadCodecs ? { payloadCodecs: dependencies.payloadCodecs } : {}),
@@ -208,23 +224,32 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       };
       annotateModelRequest(model, request, stream);
       // Streamed text goes to the live feed (and the worker's hook) as it arrives.
-      const text = modelTextHooks({ sessionId, turn, attempt: context.info.attempt }, dependencies, () => context);
-      const called = await withHeartbeats(heartbeatIntervalMs, async () => {
+      const text = modelTextHooks(
+        { sessionId, turn, attempt: context.info.attempt, streamed: stream },
+        dependencies,
+        () => context,
+      );
+      // An interrupt reaches the call through the live channel at once, or through Temporal's cancellation.
+      const live = liveCancellation(dependencies.liveCalls, sessionId, { model: true });
+      const called = await withHeartbeats(heartbeatIntervalMs(), async () => {
         try {
           return await callLanguageModel({
             model,
             request,
             stream,
-            abortSignal: signal,
-            // Each chunk is a sign of life: a cancellation reaches a streamed call within the heartbeat throttle.
-            ...(context.info.isLocal ? {} : { onChunk: () => context.heartbeat() }),
+            abortSignal: live.signal,
+            // Each chunk is a sign of life: a cancellation reaches a streamed call within the heartbeat
+            // throttle (with a live channel, cancellations come through it instead).
+            ...(context.info.isLocal || dependencies.liveCalls ? {} : { onChunk: () => context.heartbeat() }),
             ...(text.onTextDelta ? { onTextDelta: text.onTextDelta } : {}),
           });
         } catch (error) {
           if (signal.aborted) throw signal.reason;
+          live.throwIfCancelled();
           throw asFailure(toModelError(error, { provider: model.provider, signal }));
         } finally {
           text.end();
+          live.release();
         }
       });
       const { response } = called;
@@ -272,19 +297,22 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       };
     },
 
-    storeMessages: ({ sessionId, storeId, messages }) =>
+    storeMessages: (...input) =>
       reportingStoreFailures(async () => {
+        const { sessionId, storeId, messages } = inputOf(input);
         await checkSessionStore(store, storeId, sessionId);
         return conversation.storeMessages(sessionId, messages);
       }),
 
-    sealLog: ({ sessionId, storeId, log }) =>
+    sealLog: (...input) =>
       reportingStoreFailures(async () => {
+        const { sessionId, storeId, log } = inputOf(input);
         await checkSessionStore(store, storeId, sessionId);
         return conversation.sealTail(sessionId, log);
       }),
 
-    async beginSession({ sessionId, messages, tools }) {
+    async beginSession(...input) {
+      const { sessionId, messages, tools } = inputOf(input);
       const { store: identity, stored } = await reportingStoreFailures(async () => ({
         store: await readStoreIdentity(store),
         stored: messages.length > 0 ? await conversation.storeMessages(sessionId, messages) : [],
@@ -306,7 +334,9 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
         graceMs: dependencies.toolAbortGraceMs ?? 5_000,
       });
       let stillRunning = false;
-      const outcome = await withHeartbeats(heartbeatIntervalMs, () =>
+      // The session's cancellation reaches the call through the live channel at once, or through Temporal's.
+      const live = liveCancellation(dependencies.liveCalls, sessionId, { callId: prepared.callId });
+      const outcome = await withHeartbeats(heartbeatIntervalMs(), () =>
         executePreparedCall({
           registry,
           prepared,
@@ -316,21 +346,22 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
           context: {
             sessionId,
             interactive,
-            signal: context.cancellationSignal,
+            signal: live.signal,
             // Local activities have no heartbeats (the worker warns about each one): the call's heartbeat is a no-op there.
             heartbeat: (details) => (context.info.isLocal ? undefined : context.heartbeat(details)),
             idempotencyKey: `${sessionId}/${turn}/${prepared.callId}`,
           },
         }),
-      );
+      ).finally(() => live.release());
       // Report a cancellation as one, so the workflow (and the UI) see the call was cancelled; but a
       // tool that did not stop is reported as such (its outcome says it may still apply its effect).
       if (context.cancellationSignal.aborted && !stillRunning) throw context.cancellationSignal.reason;
+      if (!stillRunning) live.throwIfCancelled();
       if (shouldRetryToolOutcome({ outcome, prepared, attempt: context.info.attempt })) {
         throw retryFailure(outcome, (dependencies.payloadCodecs?.length ?? 0) > 0);
       }
       // The tool ran: from here on no store error fails the call (its result is stored, or reported unstored).
-      const executed = await withHeartbeats(heartbeatIntervalMs, async () => {
+      const executed = await withHeartbeats(heartbeatIntervalMs(), async () => {
         const result = await storeToolResult({
           conversation,
           sessionId,
@@ -379,6 +410,35 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
           throw error;
         }
       }),
+  };
+}
+
+/** A call's abort signal: Temporal's cancellation, or the session's through the live channel (when the worker has one). */
+interface LiveCancellation {
+  readonly signal: AbortSignal;
+  /** Throws the failure the workflow reads as a cancellation, when the live channel cancelled the call. */
+  throwIfCancelled(): void;
+  release(): void;
+}
+
+function liveCancellation(calls: LiveCalls | undefined, sessionId: string, kind: CallKind): LiveCancellation {
+  const temporal = Context.current().cancellationSignal;
+  const tracked = calls?.track(sessionId, kind);
+  if (tracked === undefined) return { signal: temporal, throwIfCancelled: () => undefined, release: () => undefined };
+  return {
+    signal: AbortSignal.any([temporal, tracked.signal]),
+    throwIfCancelled: () => {
+      // Not retried: the workflow has cancelled the call (its cancellation is on its way to the activity too).
+      if (tracked.signal.aborted)
+        throw ApplicationFailure.create({
+          message: 'cancelled by the session',
+          type: CALL_CANCELLED_FAILURE_TYPE,
+          nonRetryable: true,
+          // Benign: the worker logs it at debug level, as a cancellation.
+          category: ApplicationFailureCategory.BENIGN,
+        });
+    },
+    release: () => tracked.release(),
   };
 }
 

@@ -9,12 +9,14 @@ export type {
   CatalogChangedResult,
   ExecuteToolInput,
   ExecutedCall,
+  SealLogInput,
   SessionActivities,
   SessionStoreInput,
+  StoreMessagesInput,
   ToolsetByVersion,
 } from './types';
 export type { SessionActivityDependencies } from './create-session-activities';
-export { createModelTextFeed, defaultTextIntervalMs } from './model-text-feed';
+export { createLiveTextFeed, createModelTextFeed, defaultTextIntervalMs } from './model-text-feed';
 export type {
   ModelTextCall,
   ModelTextContext,

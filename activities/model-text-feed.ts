@@ -1,5 +1,8 @@
 import type { Client } from '@temporalio/client';
 import type { Logger } from '@temporalio/common';
+import { utf8ByteLength } from '../src/kernel';
+import { sessionTopic } from '../src/live';
+import type { LiveChannel } from '../src/live';
 import { modelTextSignal } from '../src/session';
 
 /** A piece of the model's text, as it arrives (see `onModelTextDelta`). */
@@ -23,6 +26,8 @@ export interface ModelTextCall {
   sessionId: string;
   turn: number;
   attempt: number;
+  /** Whether the call streams (`doStream`); one that does not gives its text whole as it answers. */
+  streamed?: boolean;
 }
 
 /** The text of one model call on its way to the feed: `push` each delta as it arrives, `end` once the call has settled. */
@@ -116,6 +121,53 @@ export function createModelTextFeed({
 }
 
 /**
+ * The feed of streamed model text through a live channel: each delta is published to the session's
+ * watchers as it arrives (pieces too large for one message in several), numbered per call attempt.
+ * Nothing goes to the session: its history keeps the text once, in the answer. Watchers that were
+ * not listening read the answer whole.
+ */
+export function createLiveTextFeed(channel: LiveChannel, namespace: string): ModelTextFeed {
+  return {
+    open({ sessionId, turn, attempt, streamed = true }) {
+      // A call that does not stream gives its text whole as it answers: the answer carries it.
+      if (!streamed) return { push: () => undefined, end: () => undefined };
+      const topic = sessionTopic(namespace, sessionId);
+      // Room for the text in one message: the channel's limit less the message around it (JSON may
+      // escape a character into 6 bytes, so the text's own bytes are counted at that rate).
+      const room = Math.floor((channel.maxMessageBytes - utf8ByteLength(topic) - 160) / 6);
+      let seq = 0;
+      let ended = false;
+      return {
+        push(delta) {
+          if (ended || delta === '') return;
+          for (const text of piecesOf(delta, room))
+            channel.publish({ kind: 'text', topic, turn, attempt, seq: (seq += 1), text, at: Date.now() });
+        },
+        end() {
+          ended = true;
+        },
+      };
+    },
+  };
+}
+
+/** `text` in pieces of at most `maxChars` UTF-16 units each, never splitting a character. */
+function piecesOf(text: string, maxChars: number): string[] {
+  if (text.length <= maxChars) return [text];
+  const pieces: string[] = [];
+  let piece = '';
+  for (const character of text) {
+    if (piece.length + character.length > maxChars) {
+      pieces.push(piece);
+      piece = '';
+    }
+    piece += character;
+  }
+  if (piece !== '') pieces.push(piece);
+  return pieces;
+}
+
+/**
  * The text hooks of one model call attempt: the worker's `onModelTextDelta` (guarded: a hook that
  * throws is logged and never fails the call) and the live feed. `onTextDelta` is undefined when
  * neither is set; call `end` once the call has settled, whatever its outcome.
@@ -128,12 +180,13 @@ export function modelTextHooks(
   const activity = context();
   const stream = textFeed?.open(call, activity);
   if (onModelTextDelta === undefined && stream === undefined) return { end: () => undefined };
+  const { streamed: _streamed, ...where } = call;
   return {
     onTextDelta: (delta) => {
       stream?.push(delta);
       if (onModelTextDelta === undefined) return;
       try {
-        onModelTextDelta({ ...call, delta });
+        onModelTextDelta({ ...where, delta });
       } catch (error) {
         activity.log.warn('[toolrail] onModelTextDelta threw; the model call goes on', {
           error: error instanceof Error ? error.message : String(error),

@@ -6,6 +6,7 @@ import type {
   MessageRef,
   ModelContextView,
 } from '../src/session';
+import type { InputArguments } from '../src/kernel';
 import type { ConversationMessage, ModelResponse, ModelToolSpec, ModelSettings } from '../src/models';
 import type { ContentRef, StoreIdentity } from '../src/store';
 
@@ -199,15 +200,18 @@ export interface SessionActivities {
    * died after the tool returned).
    */
   recoverToolCall(input: RecoverToolCallInput): Promise<RecoveredToolCall>;
-  /** Writes messages to the content store (idempotent) and returns their references, in order. */
-  storeMessages(input: StoreMessagesInput): Promise<MessageRef[]>;
-  /** Seals the log's tail into a segment in the content store; returns the log with the new head and an empty tail. */
-  sealLog(input: SealLogInput): Promise<ConversationLog>;
+  /**
+   * Writes messages to the content store (idempotent) and returns their references, in order. Its
+   * input may come in parts (`inputArguments`), as a local activity's that could be over 256 KiB does.
+   */
+  storeMessages(...input: InputArguments<StoreMessagesInput>): Promise<MessageRef[]>;
+  /** Seals the log's tail into a segment in the content store; returns the log with the new head and an empty tail. In parts, as `storeMessages`. */
+  sealLog(...input: InputArguments<SealLogInput>): Promise<ConversationLog>;
   /**
    * A new session's first look at its worker, at once: the identity of its content store (which the
-   * session records), its first message stored there, and the first turn's catalog.
+   * session records), its first message stored there, and the first turn's catalog. In parts, as `storeMessages`.
    */
-  beginSession(input: BeginSessionInput): Promise<BeganSession>;
+  beginSession(...input: InputArguments<BeginSessionInput>): Promise<BeganSession>;
   /**
    * Resolves once the session's store is back: it takes writes again (or holds `key` again, whole),
    * and is this worker's. Checks every `intervalMs`; rejects with the store's failure when `roundMs`

@@ -1,6 +1,7 @@
 import { runBaselineBench } from './baseline';
 import { runDispatchBench } from './dispatch';
 import { runEngineBench } from './engine';
+import { runLiveBench } from './live';
 import { runLongSessionBench } from './long-session';
 import { runScaleBench } from './scale';
 
@@ -10,6 +11,7 @@ const sections: Record<string, () => Promise<void>> = {
   dispatch: runDispatchBench,
   'long-session': runLongSessionBench,
   scale: runScaleBench,
+  live: runLiveBench,
   baseline: runBaselineBench,
 };
 

@@ -28,7 +28,12 @@ copyFileSync(
 );
 
 /** The package's entries served to `import` (package.json `exports`), by the CommonJS file each re-exports. */
-const esmEntries = { index: 'src/index.js', client: 'src/client-entry.js', testing: 'src/testing.js' };
+const esmEntries = {
+  index: 'src/index.js',
+  client: 'src/client-entry.js',
+  testing: 'src/testing.js',
+  'ai-sdk': 'src/ai-sdk-entry.js',
+};
 const requireBuilt = createRequire(path.join(outDir, 'package.json'));
 mkdirSync(path.join(outDir, 'esm'), { recursive: true });
 for (const [name, file] of Object.entries(esmEntries)) {

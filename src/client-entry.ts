@@ -10,7 +10,18 @@ export { ToolrailClient, SessionHandle } from './client';
 export type { StartSessionOptions, SessionListing, SendOrStartOptions } from './client';
 // The live feed: a session's events as they happen, the reply to a message, the UI message stream.
 export { FeedGapError, SentMessage, uiMessageChunker } from './client';
-export type { RunReply, SessionEventsOptions, UIFinishReason, UIMessageChunk, UIMessageChunkerOptions } from './client';
+export type {
+  ChunkOptions,
+  OffloadedToolOutput,
+  RunReply,
+  SessionEventsOptions,
+  UIFinishReason,
+  UIMessageChunk,
+  UIMessageChunkerOptions,
+} from './client';
+// A session behind useChat: the route handler of the AI SDK's DefaultChatTransport, and Node's http adapter.
+export { createChatHandler, ChatRequestError, toNodeListener } from './client';
+export type { ChatHandler, ChatHandlerOptions, ChatRequestErrorCode, ChatStartOptions } from './client';
 export type {
   FeedApproval,
   FeedCall,
@@ -25,6 +36,25 @@ export type {
   SentUserMessage,
 } from './session';
 
+// The live channel beside the durable feed: text as it is written, events without a query, fast cancellations.
+export {
+  LiveChannelError,
+  LocalLiveChannel,
+  PostgresLiveChannel,
+  defaultLocalLiveDirectory,
+  openLiveChannel,
+} from './live';
+export type {
+  LiveChannel,
+  LiveChannelErrorCode,
+  LiveListener,
+  LiveMessage,
+  LiveState,
+  LiveSubscription,
+  LocalLiveChannelOptions,
+  OpenLiveChannelOptions,
+  PostgresLiveChannelOptions,
+} from './live';
 // The rules a session starts with.
 export { loadRuleSet, loadRuleDocuments } from './rules-files';
 export type { LoadRuleSetOptions, LoadRuleSetResult } from './rules-files';
@@ -87,5 +117,5 @@ export type { ModelSettings, ModelProvider } from './models';
 
 // Errors.
 export { ToolrailError } from './kernel';
-export { ContentStoreError } from './store';
+export { ClaimUnavailableError, ContentStoreError, ExternalStorageUnusableError } from './store';
 export type { ContentStoreErrorCode } from './store';

@@ -58,7 +58,7 @@ export { ModelError, ModelErrorCode } from './models';
 export { TemporalCliNotFoundError } from './devserver';
 export { ReasonCode } from './rules';
 export { ToolrailError } from './kernel';
-export { ContentStoreError } from './store';
+export { ClaimUnavailableError, ContentStoreError, ExternalStorageUnusableError } from './store';
 export type { ContentStoreErrorCode } from './store';
 
 // Rules: loading, compiling, the simulator, graphs.
@@ -148,7 +148,18 @@ export type { StartSessionOptions, SessionListing, SendOrStartOptions } from './
 export { SessionHandle } from './client';
 // The live feed: a session's events as they happen, and the reply to a message.
 export { FeedGapError, SentMessage, uiMessageChunker } from './client';
-export type { RunReply, SessionEventsOptions, UIFinishReason, UIMessageChunk, UIMessageChunkerOptions } from './client';
+export type {
+  ChunkOptions,
+  OffloadedToolOutput,
+  RunReply,
+  SessionEventsOptions,
+  UIFinishReason,
+  UIMessageChunk,
+  UIMessageChunkerOptions,
+} from './client';
+// A session behind useChat: the route handler of the AI SDK's DefaultChatTransport, and Node's http adapter.
+export { createChatHandler, ChatRequestError, toNodeListener } from './client';
+export type { ChatHandler, ChatHandlerOptions, ChatRequestErrorCode, ChatStartOptions } from './client';
 export type {
   FeedApproval,
   FeedCall,
@@ -163,6 +174,25 @@ export type {
   ModelTextInput,
   SentUserMessage,
 } from './session';
+// The live channel beside the durable feed: text as it is written, events without a query, fast cancellations.
+export {
+  LiveChannelError,
+  LocalLiveChannel,
+  PostgresLiveChannel,
+  defaultLocalLiveDirectory,
+  openLiveChannel,
+} from './live';
+export type {
+  LiveChannel,
+  LiveChannelErrorCode,
+  LiveListener,
+  LiveMessage,
+  LiveState,
+  LiveSubscription,
+  LocalLiveChannelOptions,
+  OpenLiveChannelOptions,
+  PostgresLiveChannelOptions,
+} from './live';
 export { pruneSessions } from './client';
 export type { PruneReport, PruneSessionsOptions, PrunedSession } from './client';
 // The session's signals, updates and queries, for a plain Temporal client.

@@ -12,6 +12,7 @@ import type { CarriedSessionState, ResolvedSessionLimits, SessionInput, SessionS
 import { utf8ByteLength } from '../src/kernel';
 import { changeCatalog } from './change-catalog';
 import { feedView, installFeedHandlers } from './feed-view';
+import { publishFeedEvent } from './live-sinks';
 import { createSession } from './session';
 import type { Session } from './session';
 import { sealLogWhenFull, storeMessages, storeQueuedMessages, storedAs } from './session-content';
@@ -76,7 +77,7 @@ function openSession(input: SessionInput): Session {
   const state = createSessionState(workflowInfo().workflowId, input, rules, limits);
   const ui = temporalUiView();
   const transcript = transcriptView(input.carried?.transcript ?? [], input.carried?.transcriptStart);
-  const feed = feedView(input.carried?.feed, limits.feedWindowBytes);
+  const feed = feedView(input.carried?.feed, { windowBytes: limits.feedWindowBytes, onAppend: publishFeedEvent });
   const session = createSession(state, { transcript, feed }, [ui.onEvent], sessionSpans());
   installHandlers(session);
   installFeedHandlers(session);

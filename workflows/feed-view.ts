@@ -46,16 +46,21 @@ export interface FeedView {
 export const maxResultsEventBytes = 65_536;
 
 /**
- * The feed view, going on from what continue-as-new carried, holding at most `windowBytes` of events.
- * Many results are appended as several `results_appended` events of at most
- * {@link maxResultsEventBytes} each.
+ * The feed view, going on from what continue-as-new carried, holding at most `windowBytes` of events
+ * (each appended one also goes to `onAppend`: the worker's live channel). Many results are appended
+ * as several `results_appended` events of at most {@link maxResultsEventBytes} each.
  */
-export function feedView(carried: CarriedFeed | undefined, windowBytes: number): FeedView {
+export function feedView(
+  carried: CarriedFeed | undefined,
+  { windowBytes, onAppend }: { windowBytes: number; onAppend?: (event: FeedEvent) => void },
+): FeedView {
   const window: { event: FeedEvent; bytes: number }[] = [];
   let heldBytes = 0;
   let next = carried?.next ?? 0;
   // The offset of the event that queued each queued message, in queue order (as applyEvent keeps the queue).
   const queued: (number | null)[] = [...(carried?.queued ?? [])];
+  // The offset of the run in progress's `run_started`.
+  let runStart = carried?.runStart;
   // The model call in progress, and the newest batch of its text the feed showed.
   let modelCall: { turn: number; attempt: number; seq: number } | undefined;
 
@@ -69,7 +74,9 @@ export function feedView(carried: CarriedFeed | undefined, windowBytes: number):
   const append = (body: FeedEventBody, state: SessionState): number => {
     const offset = next;
     next += 1;
-    keep({ offset, at: workflowNow(), run: state.counters.runs, turn: state.turnIndex, ...body });
+    const event: FeedEvent = { offset, at: workflowNow(), run: state.counters.runs, turn: state.turnIndex, ...body };
+    keep(event);
+    onAppend?.(event);
     return offset;
   };
 
@@ -86,13 +93,14 @@ export function feedView(carried: CarriedFeed | undefined, windowBytes: number):
       case 'run_started': {
         const messageOffset = queued.shift() ?? null;
         const body = feedEventBodyOf(event) as Extract<FeedEventBody, { type: 'run_started' }>;
-        append(messageOffset === null ? body : { ...body, messageOffset }, state);
+        runStart = append(messageOffset === null ? body : { ...body, messageOffset }, state);
         return;
       }
       case 'run_ended': {
         // With the tokens the run's model calls used (the state's fold has counted them).
         const body = feedEventBodyOf(event) as Extract<FeedEventBody, { type: 'run_ended' }>;
         append({ ...body, usage: { ...state.usage.run } }, state);
+        runStart = undefined;
         return;
       }
       case 'results_appended': {
@@ -130,7 +138,8 @@ export function feedView(carried: CarriedFeed | undefined, windowBytes: number):
     read({ from, maxBytes }) {
       if (from > next) throw new RangeError(`offset ${from} is past the end of the feed (the next event gets ${next})`);
       const oldest = window[0]?.event.offset ?? next;
-      if (from < oldest) return { events: [], next: from, oldest, end: next };
+      const run = runStart === undefined ? {} : { runStart };
+      if (from < oldest) return { events: [], next: from, oldest, end: next, ...run };
       const budget = Math.min(maxBytes ?? maxFeedPageBytes, maxFeedPageBytes);
       const events: FeedEvent[] = [];
       let bytes = 0;
@@ -140,7 +149,7 @@ export function feedView(carried: CarriedFeed | undefined, windowBytes: number):
         events.push(kept.event);
         bytes += kept.bytes;
       }
-      return { events, next: from + events.length, oldest, end: next };
+      return { events, next: from + events.length, oldest, end: next, ...run };
     },
     carried() {
       const newest: FeedEvent[] = [];
@@ -151,7 +160,7 @@ export function feedView(carried: CarriedFeed | undefined, windowBytes: number):
         newest.unshift(kept.event);
         bytes += kept.bytes;
       }
-      return { next, window: newest, queued: [...queued] };
+      return { next, window: newest, queued: [...queued], ...(runStart === undefined ? {} : { runStart }) };
     },
   };
 }

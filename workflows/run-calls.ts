@@ -4,6 +4,7 @@ import { toolActivityOptions } from '../src/dispatch';
 import type { PreparedCall } from '../src/dispatch';
 import type { DispatchedCall } from '../src/session';
 import type { ExecuteToolInput, SessionActivities } from '../activities';
+import { publishCancelledCalls } from './live-sinks';
 import { traced } from './session';
 import type { Session } from './session';
 import { settleFailedCall } from './settle-failed-call';
@@ -25,6 +26,7 @@ export async function runCalls(session: Session, calls: readonly RunnableCall[])
     if (state.limits.siblingAbort !== 'on-error' || failedFirst !== undefined || calls.length < 2) return;
     failedFirst = { callId: prepared.callId, toolName: prepared.toolName };
     batch.scope?.cancel();
+    publishCancelledCalls({ callIds: calls.map((call) => call.prepared.callId), model: false });
   };
   const runOne = async ({ prepared, approved }: RunnableCall): Promise<DispatchedCall> => {
     const { callId, toolName, interruptBehavior } = prepared;

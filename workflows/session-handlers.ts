@@ -26,6 +26,7 @@ import {
 } from '../src/session';
 import type { SessionRuleStateView, UserMessageInput } from '../src/session';
 import { installApprovals } from './batch';
+import { publishCancelledCalls } from './live-sinks';
 import { catalogNames } from './narrowing';
 import { refusedUpdate } from './refused-update';
 import type { Session } from './session';
@@ -41,13 +42,17 @@ export function interruptRun(session: Session, request: { message?: string }): v
   const { state, scopes } = session;
   session.emit({ type: 'interrupt_received', ...request });
   if (!state.run.inProgress) return;
+  const model = scopes.model !== undefined;
   scopes.model?.cancel();
+  const callIds: string[] = [];
   for (const [callId, running] of scopes.calls) {
     if (state.running.get(callId)?.interruptBehavior === 'cancel') {
       running.interrupted = true;
       running.scope.cancel();
+      callIds.push(callId);
     }
   }
+  publishCancelledCalls({ callIds, model });
 }
 
 /**

@@ -1,7 +1,15 @@
 import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import { isStoreFailureType, namingSessionStore } from '../src/session';
-import type { SessionEvent, StoreFailureDetails, StoreProblem } from '../src/session';
-import type { BeganSession, BeginSessionInput, SessionActivities, SessionStoreInput } from '../activities';
+import { inputArguments } from '../src/kernel';
+import type { ConversationLog, MessageRef, SessionEvent, StoreFailureDetails, StoreProblem } from '../src/session';
+import type {
+  BeganSession,
+  BeginSessionInput,
+  SealLogInput,
+  SessionActivities,
+  SessionStoreInput,
+  StoreMessagesInput,
+} from '../activities';
 import type { SessionState } from './session-state';
 import { workflowNow } from './workflow-now';
 
@@ -140,27 +148,32 @@ export function sessionStoreInput(state: SessionState): SessionStoreInput {
 
 /** A new session's first look at its worker (`beginSession`: its store, first message, catalog), waiting for the store while it fails. */
 export function beginSessionHere(session: StoreWaiter, input: BeginSessionInput): Promise<BeganSession> {
-  return withStore(session, () => content.beginSession(input));
+  return withStore(session, () => content.beginSession(...inputArguments(input)));
 }
 
 /**
  * The workflow's content-store writes: local activities, whose inputs never enter the history
- * (only the references they return); for when this worker's store is not the session's, the same
- * writes as regular activities, which Temporal retries until a worker with the session's store
- * takes them (their inputs then enter the history).
+ * (only the references they return), their inputs in parts when big (`inputArguments`: so that no
+ * External Storage write comes before theirs, and a store that is down fails the activity, which
+ * the session waits on, not the workflow task); for when this worker's store is not the session's,
+ * the same writes as regular activities, which Temporal retries until a worker with the session's
+ * store takes them (their inputs then enter the history, a big one as an External Storage claim).
  */
-export function contentWrites(session: StoreWaiter): Pick<SessionActivities, 'storeMessages' | 'sealLog'> {
+export function contentWrites(session: StoreWaiter): {
+  storeMessages(input: StoreMessagesInput): Promise<MessageRef[]>;
+  sealLog(input: SealLogInput): Promise<ConversationLog>;
+} {
   return {
     storeMessages: (input) =>
       withStore(
         session,
-        () => content.storeMessages(input),
+        () => content.storeMessages(...inputArguments(input)),
         () => contentElsewhere.storeMessages(input),
       ),
     sealLog: (input) =>
       withStore(
         session,
-        () => content.sealLog(input),
+        () => content.sealLog(...inputArguments(input)),
         () => contentElsewhere.sealLog(input),
       ),
   };

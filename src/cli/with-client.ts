@@ -13,7 +13,7 @@ import { sessionCommandError } from './session-command-error';
  */
 export async function withClient<T>(flags: ConnectionFlagValues, body: (client: OpenClient) => Promise<T>): Promise<T> {
   const payloadCodecs = await loadCodecModule(flags['codec-module']);
-  const client = await openClient(resolveConnection(flags), payloadCodecs);
+  const client = await openClient(resolveConnection(flags), { payloadCodecs, live: flags.live });
   try {
     return await body(client);
   } catch (error) {
@@ -36,7 +36,7 @@ export async function withSessionClient<T>(
   body: (client: OpenClient) => Promise<T>,
 ): Promise<{ value: T } | undefined> {
   const payloadCodecs = await loadCodecModule(flags['codec-module']);
-  const client = await openClient(resolveConnection(flags), payloadCodecs);
+  const client = await openClient(resolveConnection(flags), { payloadCodecs, live: flags.live });
   try {
     return { value: await body(client) };
   } catch (error) {

@@ -29,9 +29,11 @@ import type { agentSession } from '../../workflows';
 import { decodeMessage } from '../conversation';
 import type { ContentRef, EncodedContent } from '../store';
 import { previousRunOf } from './previous-run';
+import type { LiveChannel } from '../live';
 import { followSessionFeed } from './session-feed';
 import type { SessionEventsOptions } from './session-feed';
 import { SentMessage } from './sent-message';
+import { toolOutputOf } from './tool-output';
 
 /** A typed handle on one session (one workflow). */
 export class SessionHandle {
@@ -39,12 +41,20 @@ export class SessionHandle {
   readonly sessionId: string;
   readonly workflow: WorkflowHandle<typeof agentSession>;
   readonly #content: EncodedContent | undefined;
+  readonly #live: LiveChannel | undefined;
 
-  /** @param content The workers' content store through the client's payload codecs (see `encodedContent`). */
-  constructor(workflow: WorkflowHandle<typeof agentSession>, content?: EncodedContent) {
+  /**
+   * @param content The workers' content store through the client's payload codecs (see `encodedContent`).
+   * @param live The workers' live channel: `events()` follows the session through it.
+   */
+  constructor(
+    workflow: WorkflowHandle<typeof agentSession>,
+    { content, live }: { content?: EncodedContent | undefined; live?: LiveChannel | undefined } = {},
+  ) {
     this.workflow = workflow;
     this.sessionId = workflow.workflowId;
     this.#content = content;
+    this.#live = live;
   }
 
   /**
@@ -61,11 +71,14 @@ export class SessionHandle {
   /**
    * The session's live feed from offset `from` on (default 0): every event once, in order, as it
    * happens, until the session ends or `signal` aborts; across continue-as-new and worker restarts.
-   * It reads with queries and never writes to the session's history. Throws a `FeedGapError` when
-   * no run of the session holds `from` any more (it names the oldest offset still held).
+   * It never writes to the session's history: with the client's live channel the events come
+   * through it (and streamed text as it is written), read with queries only to catch up; without,
+   * with a query per workflow task. Throws a `FeedGapError` when no run of the session holds `from`
+   * any more (it names the oldest offset still held).
    */
   events(options: SessionEventsOptions = {}): AsyncIterable<FeedEvent> {
-    return followSessionFeed(this.workflow.client, this.sessionId, options);
+    const live = this.#live;
+    return followSessionFeed(this.workflow.client, this.sessionId, { ...options, ...(live ? { live } : {}) });
   }
 
   /** The handle of a message the session answered `sent` for. */
@@ -233,6 +246,17 @@ export class SessionHandle {
    */
   readText(ref: ContentRef): Promise<string | undefined> {
     return readAssistantText(this.#content, this.sessionId, ref);
+  }
+
+  /**
+   * The output of one of the session's stored tool results (e.g. a feed `tool_ended` event's `ref`):
+   * the value the tool returned, or an {@link OffloadedToolOutput}; `undefined` when the client has
+   * no content store or `ref` is not a tool result.
+   */
+  async readToolOutput(ref: ContentRef): Promise<{ output: unknown } | undefined> {
+    if (this.#content === undefined) return undefined;
+    const message = decodeMessage(await this.#content.get(this.sessionId, ref.key));
+    return message.role === 'tool' ? { output: toolOutputOf(message) } : undefined;
   }
 
   /** Waits for the session to end and returns its final status. */

@@ -23,6 +23,7 @@ import { encodedContent } from '../store';
 import { tracedClient } from '../tracing';
 import { encodeMessage } from '../conversation';
 import type { TracingOptions } from '../tracing';
+import type { LiveChannel } from '../live';
 
 /** Options of {@link ToolrailClient.startSession}. */
 export type StartSessionOptions = Omit<SessionInput, 'carried' | 'rules'> & {
@@ -84,6 +85,8 @@ export class ToolrailClient {
   readonly contentStore: ContentStore | undefined;
   /** `contentStore` through the payload codecs of `client`'s data converter. */
   readonly #content: EncodedContent | undefined;
+  /** The workers' live channel, which `session.events()` follows when there is one. */
+  readonly live: LiveChannel | undefined;
 
   /**
    * @param client A Temporal client. The payload codecs of its data converter also decode what the
@@ -92,21 +95,26 @@ export class ToolrailClient {
    * @param contentStore The workers' content store, to read whole messages (`transcript({ full: true })`).
    * @param tracing OpenTelemetry spans of the client's calls (start, signal, query…), parents of the
    *   sessions' spans; `temporal` is then a traced copy of `client` on the same connection. Off by default.
+   * @param live The live channel the workers publish on (see `openLiveChannel`; the caller closes
+   *   it): `session.events()`, `reply()` and the UI message stream follow sessions through it. None by default.
    */
   constructor({
     client,
     taskQueue = 'toolrail',
     contentStore,
     tracing,
+    live,
   }: {
     client: Client;
     taskQueue?: string;
     contentStore?: ContentStore;
     tracing?: TracingOptions;
+    live?: LiveChannel;
   }) {
     this.temporal = tracing ? tracedClient(client, tracing) : client;
     this.taskQueue = taskQueue;
     this.contentStore = contentStore;
+    this.live = live;
     this.#content =
       contentStore &&
       encodedContent(contentStore, {
@@ -151,7 +159,7 @@ export class ToolrailClient {
       }),
       staticSummary: `toolrail session (${modelLabel(input.model)})`,
     });
-    return new SessionHandle(handle, this.#content);
+    return new SessionHandle(handle, { content: this.#content, live: this.live });
   }
 
   /**
@@ -194,7 +202,10 @@ export class ToolrailClient {
 
   /** The handle of an existing session. */
   getSession(sessionId: string): SessionHandle {
-    return new SessionHandle(this.temporal.workflow.getHandle<typeof agentSession>(sessionId), this.#content);
+    return new SessionHandle(this.temporal.workflow.getHandle<typeof agentSession>(sessionId), {
+      content: this.#content,
+      live: this.live,
+    });
   }
 
   /**

@@ -20,6 +20,8 @@ export interface StartDevServerOptions {
    * workers encode with payload codecs. Defaults to none.
    */
   uiCodecEndpoint?: string;
+  /** Port of the server's Prometheus `/metrics` endpoint. Defaults to a free port. */
+  metricsPort?: number;
   /** SQLite file to persist to. Defaults to in-memory (nothing survives a restart). */
   dbFilename?: string;
   /** Namespace to create besides `default`. Defaults to `default`. */
@@ -43,6 +45,8 @@ export interface DevServer {
   readonly namespace: string;
   /** `http://host:port` of the Web UI, when it is served. */
   readonly uiAddress: string | undefined;
+  /** `http://host:port/metrics`: the server's Prometheus metrics (e.g. its requests by operation); undefined on the SDK's download. */
+  readonly metricsUrl: string | undefined;
   /** Where the CLI came from. */
   readonly cli: TemporalCliLocation;
   stop(): Promise<void>;
@@ -63,6 +67,7 @@ export async function startDevServer(options: StartDevServerOptions = {}): Promi
   const port = options.port ?? (await freePort(host));
   const ui = options.ui ?? true;
   const uiPort = ui ? (options.uiPort ?? (await freePort(host))) : undefined;
+  const metricsPort = options.metricsPort ?? (await freePort(host));
   const args = [
     'server',
     'start-dev',
@@ -74,6 +79,8 @@ export async function startDevServer(options: StartDevServerOptions = {}): Promi
     namespace,
     '--log-level',
     options.logLevel ?? 'error',
+    '--metrics-port',
+    String(metricsPort),
     ...(uiPort === undefined ? ['--headless'] : ['--ui-port', String(uiPort), '--ui-ip', host]),
     ...(uiPort !== undefined && options.uiCodecEndpoint ? ['--ui-codec-endpoint', options.uiCodecEndpoint] : []),
     ...(options.dbFilename ? ['--db-filename', options.dbFilename] : []),
@@ -107,7 +114,14 @@ export async function startDevServer(options: StartDevServerOptions = {}): Promi
     await stop();
     throw error;
   }
-  return { address, namespace, uiAddress: uiPort === undefined ? undefined : `http://${host}:${uiPort}`, cli, stop };
+  return {
+    address,
+    namespace,
+    uiAddress: uiPort === undefined ? undefined : `http://${host}:${uiPort}`,
+    metricsUrl: `http://${host}:${metricsPort}/metrics`,
+    cli,
+    stop,
+  };
 }
 
 async function startWithSdkDownload(
@@ -142,6 +156,7 @@ async function startWithSdkDownload(
     address: environment.address,
     namespace,
     uiAddress: undefined,
+    metricsUrl: undefined,
     cli: { kind: 'sdk-download', version },
     stop: () => (stopped ??= environment.teardown()),
   };

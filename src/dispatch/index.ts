@@ -9,7 +9,7 @@ export type { CreateToolErrorOutcomeOptions } from './create-tool-error-outcome'
 export { formatRuleRefusal } from './format-rule-refusal';
 export type { RefusalReason } from './format-rule-refusal';
 export { formatToolIssues } from './format-tool-issues';
-export { outcomeFromActivityFailure } from './outcome-from-activity-failure';
+export { CALL_CANCELLED_FAILURE_TYPE, outcomeFromActivityFailure } from './outcome-from-activity-failure';
 export type { CallCanceller, CompletionLookup } from './outcome-from-activity-failure';
 export { isRecordedCall, mayHaveLostCompletion } from './lost-completion';
 export { partitionCalls } from './partition-calls';

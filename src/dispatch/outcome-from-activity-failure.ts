@@ -4,6 +4,12 @@ import type { PreparedCall } from './prepared-call';
 import { ToolErrorCode } from './tool-error-code';
 import type { ToolErrorOutcome } from './tool-outcome';
 
+/**
+ * The type of the failure a tool activity reports when the session's cancellation reached it
+ * through the live channel, before Temporal's did: the workflow reads it as the cancellation it is.
+ */
+export const CALL_CANCELLED_FAILURE_TYPE = 'CallCancelled';
+
 /** Who cancelled a running call: the user's interrupt, or the sibling whose failure cancelled its batch. */
 export type CallCanceller = 'interrupt' | { readonly callId: string; readonly toolName: string } | undefined;
 
@@ -27,7 +33,10 @@ export function outcomeFromActivityFailure(
 ): ToolErrorOutcome {
   const base = { callId: prepared.callId, toolName: prepared.toolName };
   const cause = error instanceof ActivityFailure ? error.cause : error;
-  if (cause instanceof CancelledFailure) {
+  const cancelled =
+    cause instanceof CancelledFailure ||
+    (cause instanceof ApplicationFailure && cause.type === CALL_CANCELLED_FAILURE_TYPE && cancelledBy !== undefined);
+  if (cancelled) {
     if (typeof cancelledBy === 'object') {
       const message = `Cancelled because ${cancelledBy.toolName} (call ${cancelledBy.callId}) failed in the same batch. Its result was discarded; call it again if you still need it.`;
       return createToolErrorOutcome({ ...base, code: ToolErrorCode.SIBLING_ABORTED, message });

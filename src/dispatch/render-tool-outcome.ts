@@ -36,13 +36,23 @@ function groupDigits(value: number): string {
   return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
-/** The tool result message the model reads for an outcome (its text as {@link renderToolOutcome} writes it). */
+/**
+ * The tool result message the model reads for an outcome (its text as {@link renderToolOutcome}
+ * writes it), saying how its text holds the output (`json`, `offloaded`) so a reader gets the value back.
+ */
 export function toolResultMessage(outcome: ToolOutcome): ToolResultMessage {
-  return {
+  const message: ToolResultMessage = {
     role: 'tool',
     callId: outcome.callId,
     toolName: outcome.toolName,
     content: renderToolOutcome(outcome),
     isError: outcome.type === 'tool-error',
   };
+  if (outcome.type === 'tool-error') return message;
+  if (outcome.fullSizeChars !== undefined) {
+    const preview = renderOutput(outcome.output);
+    const key = outcome.storeError === undefined ? outcome.offloadedTo : undefined;
+    return { ...message, offloaded: { preview, chars: outcome.fullSizeChars, ...(key === undefined ? {} : { key }) } };
+  }
+  return typeof outcome.output === 'string' ? message : { ...message, json: true };
 }

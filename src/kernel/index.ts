@@ -11,6 +11,8 @@ export {
   DEFAULT_TOOL_TIMEOUT_MS,
   TOOL_RESULT_STORE_MARGIN_MS,
 } from './defaults';
+export type { InputArguments, InputParts } from './input-arguments';
+export { inputArguments, inputOf } from './input-arguments';
 export type { JsonObject, JsonValue } from './json-value';
 export {
   buildModelSettingsSchema,
@@ -36,3 +38,5 @@ export { zod } from './zod-on-first-use';
 export type { ToolrailErrorOptions } from './toolrail-error';
 export { TOOL_SEARCH_NAME } from './tool-search-name';
 export { previewChars, previewOf, truncateUtf8, utf8ByteLength } from './utf8';
+export { unreadableClaimEncoding, unreadableResultFailureType } from './unreadable-claim';
+export type { UnreadableClaim, UnreadableClaimCode } from './unreadable-claim';

@@ -39,6 +39,14 @@ export interface ToolResultMessage {
   /** The text the model reads. */
   content: string;
   isError: boolean;
+  /** `content` is the JSON text of the output the tool returned (a value other than a string). */
+  json?: true;
+  /**
+   * `content` is a notice around the first characters of an output too large for the conversation:
+   * `preview` (those characters), `chars` (the whole output's length) and `key`, where the content
+   * store holds the whole output (absent when it could not be stored).
+   */
+  offloaded?: { preview: string; chars: number; key?: string };
 }
 
 /** One entry of the provider-neutral conversation. Plain JSON: it is stored in the content store. */

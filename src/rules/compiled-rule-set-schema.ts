@@ -1,9 +1,10 @@
 import type { z } from 'zod';
 import { zod } from './zod-on-first-use';
 import type { CompiledRule, CompiledRuleSet } from './compiled-rule-set';
-import { loadTimeChecks } from './compile/compile-rule-set';
-import { buildRuleBodySchema } from './model/rule-schema';
-import { RuleKind } from './rule-kind';
+import { loadTimeChecks } from './compile/load-time-checks';
+import { registeredRuleKinds } from './kinds/registered-rule-kinds';
+import { buildKindSchemas } from './model/rule-schema';
+import type { KindSchema } from './kinds/common-rule-fields';
 
 /**
  * Builds the schema of a compiled rule set as data (the `rules` of a session input): the format,
@@ -16,7 +17,7 @@ export function buildCompiledRuleSetSchema() {
   /** Where a compiled rule came from (see `RuleRef`). */
   const ruleRefSchema = z
     .strictObject({
-      kind: z.enum([...Object.values(RuleKind), 'builtin']),
+      kind: z.enum([...registeredRuleKinds().map((kind) => kind.kind), 'builtin']),
       id: z.string(),
       file: z.string(),
       index: z.number().int(),
@@ -24,14 +25,13 @@ export function buildCompiledRuleSetSchema() {
       line: z.number().int().positive().optional(),
     })
     .meta({ id: 'RuleRef' });
-  const ruleBodySchema = buildRuleBodySchema();
+  const [first, ...others] = buildKindSchemas();
+  const withRef = [first, ...others].map((option) => option.extend({ ref: ruleRefSchema }));
   /** One compiled rule: a rule body of the unified model, defaults applied, plus its `ref`. */
   const compiledRuleSchema = z.discriminatedUnion(
     'kind',
-    ruleBodySchema.options.map((option) => option.extend({ ref: ruleRefSchema })) as unknown as [
-      (typeof ruleBodySchema.options)[number],
-    ],
-  ) as unknown as z.ZodType<CompiledRule, z.input<typeof ruleBodySchema> & { ref: z.input<typeof ruleRefSchema> }>;
+    withRef as unknown as [KindSchema, ...KindSchema[]],
+  ) as unknown as z.ZodType<CompiledRule>;
   return z
     .strictObject({
       format: z.literal('toolrail.compiled-rules'),

@@ -1,11 +1,12 @@
-import type { RuleBody } from './model/rule-schema';
 import type { RuleRef } from './rule-ref';
+import type { RuleBodyOf, RuleKind } from './rule-kind-types';
+import type { RuleEnforcement } from './rule-enforcement';
+
+/** A compiled rule of one kind: its body plus where it came from (`enforcement` is present only when `shadow`). */
+export type CompiledRuleOf<K extends RuleKind> = RuleBodyOf<K> & { readonly ref: RuleRef };
 
 /** One rule as the engine holds it: the unified body plus where it came from. */
-export type CompiledRule = RuleBody & { readonly ref: RuleRef };
-
-/** A compiled rule of one kind. */
-export type CompiledRuleOf<K extends CompiledRule['kind']> = Extract<CompiledRule, { kind: K }>;
+export type CompiledRule = { [K in RuleKind]: CompiledRuleOf<K> }[RuleKind];
 
 /** The steps of one orchestration (one AgentDock file, or the `step` rules of one unified file), in order. */
 export interface CompiledOrchestration {
@@ -35,3 +36,11 @@ export interface CompiledRuleSet {
 
 /** Default for `maxTurnsPerRun`: 50 turns. */
 export const defaultMaxTurnsPerRun = 50;
+
+/** Any compiled rule, of a kind of the registry or not (a kind registered by a test): what helpers need. */
+export interface AnyCompiledRule {
+  readonly kind: string;
+  readonly ref: RuleRef;
+  /** Present (`shadow`) only for a rule that is reported, not enforced. */
+  readonly enforcement?: RuleEnforcement | undefined;
+}

@@ -1,29 +1,17 @@
+import type { KindReasonCode } from './rule-kind-types';
+
 /**
- * Why a tool is hidden, a call refused, or a text answer not accepted. These strings are stable: they
- * end up in Temporal histories and in `toolrail simulate` output.
+ * The reason codes that come from the runtime rather than from one kind of rule. With the codes each
+ * kind declares, they make `ReasonCode`. These strings are stable: they end up in Temporal histories
+ * and in `toolrail simulate` output.
  */
-export const ReasonCode = {
-  prerequisiteNotMet: 'prerequisite_not_met',
-  forbiddenAfter: 'forbidden_after',
-  maxCountReached: 'max_count_reached',
-  preconditionNotMet: 'precondition_not_met',
-  outputConditionFailed: 'output_condition_failed',
-  resourceMismatch: 'resource_mismatch',
-  stepCountTooLow: 'step_count_too_low',
-  sequenceExpected: 'sequence_expected',
-  notInStep: 'not_in_step',
-  initRequired: 'init_required',
-  childRequired: 'child_required',
-  parentRequired: 'parent_required',
+export const builtinReasonCodes = {
   runEnded: 'run_ended',
-  continueRequired: 'continue_required',
-  requiredBeforeExit: 'required_before_exit',
   approvalDenied: 'approval_denied',
-  unruledToolBlocked: 'unruled_tool_blocked',
   unknownTool: 'unknown_tool',
   noToolAllowed: 'no_tool_allowed',
   turnLimit: 'turn_limit',
 } as const;
 
-/** One of the {@link ReasonCode} strings. */
-export type ReasonCode = (typeof ReasonCode)[keyof typeof ReasonCode];
+/** Why a tool is hidden, a call refused, or a text answer not accepted: a built-in code or a kind's. */
+export type ReasonCode = (typeof builtinReasonCodes)[keyof typeof builtinReasonCodes] | KindReasonCode;

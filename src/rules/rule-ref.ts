@@ -1,4 +1,4 @@
-import type { RuleKind } from './rule-kind';
+import type { RuleKind } from './rule-kind-types';
 
 /** Where a rule came from, so a human can find it: its kind, id, file, index and (if known) line. */
 export interface RuleRef {

@@ -1,7 +1,5 @@
-import type { Capture, CaptureTable } from './capture-table';
+import type { KindStateFields } from './rule-kind-types';
 import type { SlotArray } from './slot-array';
-
-export type { Capture };
 
 /** Why the current run ended, if it did. */
 export type RunEnd = 'terminal' | 'answered' | 'no_tool_allowed' | 'turn_limit';
@@ -22,22 +20,11 @@ export interface LastCompleted {
   readonly conditional: readonly ConditionalDecision[];
 }
 
-/** The state of one orchestration (AgentDock steps). */
-export interface OrchestrationState {
-  /** Position of the active step in the orchestration's steps, or `null` when none is active. */
-  readonly active: number | null;
-  /** Position in the active step's sequence. */
-  readonly position: number;
-  /** For each step, 1 when its message conditions hold for the latest user message. */
-  readonly messageOk: readonly number[];
-}
-
 /**
- * Everything the rules remember about a session: plain JSON, bounded in size (per-tool counters and
- * flags, sequence positions, captured output verdicts, bound resources), never a history of calls.
- * Produced and advanced only by the engine's functions; never mutated.
+ * The part of the rule state every kind shares: runs, turns, the run's end, the last completed call,
+ * and per-tool attempt counts and completion flags (kept only for tools some rule tracks, by slot).
  */
-export interface RuleState {
+export interface CoreRuleState {
   readonly version: 1;
   /** Runs started in the session (a user message starts one). */
   readonly run: number;
@@ -46,31 +33,36 @@ export interface RuleState {
   /** Turns begun in the current run. */
   readonly runTurns: number;
   readonly ended: RunEnd | null;
-  /** Index of the terminal rule that ended the run, when `ended` is `terminal`. */
+  /**
+   * Index of the terminal rule that ended the run, when `ended` is `terminal`; with `ended` null, of a
+   * shadow terminal rule that would have ended it.
+   */
   readonly endedBy: number | null;
   /** Completed calls in the current run. */
   readonly runCompleted: number;
   /** Completed calls in the session. */
   readonly completed: number;
   readonly last: LastCompleted | null;
-  /** Attempts per tool with a run-scoped `max_count`, by slot. */
+  /** Attempts per tool some rule counts in the run, by slot. */
   readonly attemptsRun: SlotArray;
-  /** Attempts per tool with a session-scoped `max_count`, by slot. */
+  /** Attempts per tool some rule counts in the session, by slot. */
   readonly attemptsSession: SlotArray;
   /** 1 per tool completed in this run, for tools some run-scoped rule waits for. */
   readonly doneRun: SlotArray;
   /** 1 per tool completed in the session, for tools some session-scoped rule waits for. */
   readonly doneSession: SlotArray;
-  /** Per forbiddable tool: 0, or 1 + the index of the `forbids_after` rule that forbade it. */
-  readonly forbidden: SlotArray;
-  /** Position of each `sequence` rule. */
-  readonly sequences: readonly number[];
-  /** Per capturing precondition: the latest verdict on its prior tool's output, per bound resource. */
-  readonly captures: readonly CaptureTable[];
-  readonly orchestrations: readonly OrchestrationState[];
-  /** The last completed tools, oldest first, only as many as `sequence_match` conditions need. */
-  readonly recent: readonly string[];
 }
+
+/**
+ * Everything the rules remember about a session: plain JSON, bounded in size (per-tool counters and
+ * flags, sequence positions, captured output verdicts, bound resources), never a history of calls.
+ * The shared fields, then the fields each kind adds. Produced and advanced only by the engine's
+ * functions; never mutated.
+ */
+export type RuleState = CoreRuleState & KindStateFields;
+
+/** A rule state being built by one engine step: a fresh copy whose fields may be replaced (never mutated). */
+export type RuleStateDraft = { -readonly [K in keyof RuleState]: RuleState[K] };
 
 /** How many resource values a precondition remembers; older ones are forgotten (the check fails closed). */
 export const maxBoundResources = 100;

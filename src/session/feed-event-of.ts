@@ -152,7 +152,8 @@ function outcomeOf(
   // The workflow holds no output the rules do not read: the stored result's preview stands for it.
   if (outcome.type === 'tool-result' && outcome.output === null && stored !== undefined)
     return { isError: false, output: { preview: stored.preview, truncated: true }, ref: refOf(stored) };
-  if (outcome.type === 'tool-result') return { isError: false, output: feedValueOf(outcome.output) };
+  if (outcome.type === 'tool-result')
+    return { isError: false, output: feedValueOf(outcome.output), ...(stored ? { ref: refOf(stored) } : {}) };
   return { isError: true, code: outcome.code, output: feedValueOf(previewOf(outcome.message, 1_000)) };
 }
 

@@ -74,8 +74,13 @@ export type FeedEventBody =
     }
   /** The model was asked, with this many tools. */
   | { type: 'model_call_started'; tools: number }
-  /** Text the model wrote so far, as it streams (`attempt`: a retried model call starts its text again). */
-  | { type: 'text_delta'; attempt: number; text: string }
+  /**
+   * Text the model wrote so far, as it streams (`attempt`: a retried model call starts its text
+   * again). `live`: it came through the live channel, as the model wrote it, and is not in the
+   * durable feed: its `offset` is the one of the event before it (resuming after it misses no
+   * durable event), its `at` the worker's clock.
+   */
+  | { type: 'text_delta'; attempt: number; text: string; live?: true }
   /**
    * The model answered: a preview of its text, the calls it proposed, the stored response; why it
    * stopped (`finishReason`, and the provider's own `rawFinishReason`) and the tokens it used, when
@@ -111,7 +116,8 @@ export type FeedEventBody =
   | { type: 'tool_started'; callId: string; tool: string; approved: boolean }
   /**
    * One call ended: its output (or error message) trimmed. An output the workflow does not hold (the
-   * rules do not read it) shows as the preview of its stored result, with `ref` to read it whole.
+   * rules do not read it) shows as the preview of its stored result. `ref`: the stored result, to
+   * read it whole (absent while the content store could not take it: `results_appended` names it then).
    */
   | {
       type: 'tool_ended';

@@ -22,6 +22,8 @@ export interface FeedPage {
   oldest: number;
   /** The offset the session's next event will get. */
   end: number;
+  /** The offset of the `run_started` event of the run in progress; absent between runs. */
+  runStart?: number;
 }
 
 /**
@@ -68,4 +70,6 @@ export interface CarriedFeed {
   window: FeedEvent[];
   /** The offset of the event that queued each queued message, in queue order (`null`: unknown). */
   queued: (number | null)[];
+  /** The offset of the `run_started` event of the run in progress, when one is. */
+  runStart?: number;
 }

@@ -8,7 +8,7 @@ export { appendToLog, conversationLogKeys, logWithResponse, segmentEntries } fro
 export { mergeRuleStatePages, pageBytes, readPageRequest, ruleStatePage, transcriptPage } from './answer-pages';
 export type { PageRequest, PagedTranscriptEntry, RuleStatePage, TranscriptPage } from './answer-pages';
 export type { ConversationLog, ConversationLogKeys, ConversationSegment, MessageRef } from './conversation-log';
-export { undecodableEncoding } from './payload-converter';
+export { undecodableEncoding, undecodableProblem } from './payload-converter';
 export { renderCurrentDetails } from './render-current-details';
 export { toolrailSearchAttributes, toolrailStatusKey, toolrailTotalTokensKey } from './search-attributes';
 export { addUsage, emptyUsageTotals, foldUsage, totalTokens } from './model-usage';
@@ -108,6 +108,7 @@ export {
   modelTextSignal,
 } from './feed-messages';
 export type { CarriedFeed, FeedPage, FeedRequest, ModelTextInput } from './feed-messages';
+export type { CancelledCalls, LiveSinks } from './live-sinks';
 export { beginTurnInProgress, carriedTurn, settleTurnCalls } from './turn-in-progress';
 export type { TurnInProgress } from './turn-in-progress';
 export { toolCallFinishedLateSignal } from './tool-call-finished-late';

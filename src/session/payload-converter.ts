@@ -1,13 +1,18 @@
 import { DefaultPayloadConverter } from '@temporalio/common';
 import type { ConverterHint, Payload, SerializationContext } from '@temporalio/common';
 import { decode } from '@temporalio/common/lib/encoding';
+import { unreadableClaimEncoding } from '../kernel';
+import type { UnreadableClaim } from '../kernel';
 
 /** The key of the value that stands for a payload the converter could not decode. */
 export const undecodableMarker = '__toolrailUndecodable';
 
-/** What a handler receives instead of a payload whose encoding or bytes cannot be decoded. */
+/**
+ * What a handler receives instead of a payload whose encoding or bytes cannot be decoded; `claim`
+ * when the payload stands for an External Storage claim that can never be read (and why).
+ */
 export interface UndecodablePayload {
-  [undecodableMarker]: { encoding: string; bytes: number; error: string };
+  [undecodableMarker]: { encoding: string; bytes: number; error: string; claim?: UnreadableClaim };
 }
 
 /** Whether `value` is the marker of an undecodable payload. */
@@ -25,6 +30,24 @@ export function undecodableEncoding(value: unknown): string | undefined {
 }
 
 /**
+ * Why a payload could not be taken, if `value` is the marker of one (or holds one at its top level):
+ * `the payload could not be decoded (encoding …)`, or, for a claim that can never be read,
+ * `the payload is an External Storage claim that cannot be read (CODE): why`. `what` names the payload.
+ */
+export function undecodableProblem(value: unknown, what = 'the payload'): string | undefined {
+  const marker = isUndecodable(value)
+    ? value
+    : typeof value === 'object' && value !== null
+      ? Object.values(value).find(isUndecodable)
+      : undefined;
+  if (marker === undefined) return undefined;
+  const { encoding, claim } = marker[undecodableMarker];
+  return claim === undefined
+    ? `${what} could not be decoded (encoding ${encoding})`
+    : `${what} is an External Storage claim that cannot be read (${claim.code}): ${claim.message}`;
+}
+
+/**
  * The default payload converter, except that a payload it cannot decode (unknown encoding,
  * missing metadata, malformed JSON) becomes an {@link UndecodablePayload} marker instead of
  * throwing, so one bad signal, update or query never fails a session's workflow tasks.
@@ -36,15 +59,28 @@ export class TolerantPayloadConverter extends DefaultPayloadConverter {
       return super.fromPayload(payload, context, hint);
     } catch (error) {
       const raw = payload.metadata?.['encoding'];
+      const encoding = raw ? decode(raw) : '(none)';
+      const claim = encoding === unreadableClaimEncoding ? unreadableClaimOf(payload) : undefined;
       const marker: UndecodablePayload = {
         [undecodableMarker]: {
-          encoding: raw ? decode(raw) : '(none)',
+          encoding,
           bytes: payload.data?.length ?? 0,
-          error: error instanceof Error ? error.message : String(error),
+          error: claim?.message ?? (error instanceof Error ? error.message : String(error)),
+          ...(claim === undefined ? {} : { claim }),
         },
       };
       return marker as T;
     }
+  }
+}
+
+/** The {@link UnreadableClaim} a payload of toolrail's External Storage holds (see `unreadableClaimEncoding`). */
+function unreadableClaimOf(payload: Payload): UnreadableClaim {
+  try {
+    const { code, message } = JSON.parse(decode(payload.data ?? new Uint8Array())) as UnreadableClaim;
+    return { code, message };
+  } catch {
+    return { code: 'CLAIM_MALFORMED', message: "toolrail's External Storage could not say why" };
   }
 }
 

@@ -153,7 +153,9 @@ function wholeInputProblem(value: unknown): string | undefined {
   if (value === undefined) return `no start input (none, or None in Python): ${howTo}`;
   if (value === null) return `the start input is null: ${howTo}`;
   if (typeof value === 'object' && undecodableMarker in value) {
-    const { encoding, error } = (value as UndecodablePayload)[undecodableMarker];
+    const { encoding, error, claim } = (value as UndecodablePayload)[undecodableMarker];
+    if (claim !== undefined)
+      return `the start input is an External Storage claim that cannot be read (${claim.code}): ${claim.message}`;
     return `the start input could not be decoded (encoding ${encoding}: ${error}); the workers decode plain JSON (json/plain) and the payload codecs they were given: start the session with the same codecs as the workers`;
   }
   if (typeof value !== 'object' || Array.isArray(value))

@@ -2,7 +2,7 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { z } from 'zod';
 import { suggestName, zod } from '../kernel';
 import { describeValue, problemsOfIssues, readableIssues } from './input-problems';
-import { undecodableEncoding } from './payload-converter';
+import { undecodableProblem } from './payload-converter';
 import type { PageRequest, RuleStatePage, TranscriptPage } from './answer-pages';
 import type { SessionStatusView } from './session-views';
 
@@ -132,8 +132,8 @@ export function readMessageInput<K extends keyof MessageInputSchemas>(
   name: K,
   input: unknown,
 ): { ok: true; value: z.output<MessageInputSchemas[K]> } | { ok: false; problem: string } {
-  const encoding = undecodableEncoding(input);
-  if (encoding !== undefined) return { ok: false, problem: `the payload could not be decoded (encoding ${encoding})` };
+  const undecodable = undecodableProblem(input);
+  if (undecodable !== undefined) return { ok: false, problem: undecodable };
   const value = input ?? {};
   if (typeof value !== 'object' || Array.isArray(value))
     return { ok: false, problem: `the payload must be an object, got ${describeValue(value)}` };

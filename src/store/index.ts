@@ -10,9 +10,11 @@ export { DirectoryContentStore, sessionDirectoryName } from './directory-content
 export { contentRefOf, sha256Hex } from './hash-content';
 export { contentStoreEnv, defaultContentDirectory, openContentStore } from './open-content-store';
 export { PostgresContentStore, contentTable, describePostgres, identityTable } from './postgres-content-store';
+export { ExternalStorageUnusableError, checkClaimEncoding } from './check-claim-encoding';
 export {
   contentDriverName,
   contentStorageDriver,
   createExternalStorage,
   payloadsNamespace,
 } from './content-storage-driver';
+export { ClaimUnavailableError } from './claim-unavailable-error';

@@ -1,7 +1,7 @@
 import { bundleWorkflowCode } from '@temporalio/worker';
 import type { BundleOptions, WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { payloadConverterPath } from './payload-converter-path';
-import { stackTracesOffPath, workflowsPath } from './workflows-path';
+import { stackTracesOffPath, unreadableResultInterceptorsPath, workflowsPath } from './workflows-path';
 
 /** A logger for `bundleWorkflowCode` that shows only the bundler's warnings and errors. */
 export const bundlerLogger = {
@@ -56,8 +56,9 @@ export interface SessionBundleOptions {
 const bundles = new Map<string, Promise<WorkflowBundleWithSourceMap>>();
 
 /**
- * Bundles toolrail's workflows with the workflow interceptor modules `interceptorModules`, once per
- * process for each choice of them and of `stackTraces`.
+ * Bundles toolrail's workflows with the workflow interceptor modules `interceptorModules` (after
+ * toolrail's own, which refuse an activity result the session can never read), once per process for
+ * each choice of them and of `stackTraces`.
  */
 export function bundleWorkflowsOnce(
   interceptorModules: readonly string[],
@@ -69,7 +70,7 @@ export function bundleWorkflowsOnce(
     bundle = bundleWorkflowCode({
       workflowsPath,
       payloadConverterPath,
-      workflowInterceptorModules: [...interceptorModules],
+      workflowInterceptorModules: [unreadableResultInterceptorsPath, ...interceptorModules],
       // Run in the sandbox before the SDK freezes its globals: the only moment Error.stackTraceLimit can be set there.
       preloadModules: stackTraces ? [] : [stackTracesOffPath],
       logger: bundlerLogger,

@@ -1,7 +1,7 @@
 import { Runtime, Worker } from '@temporalio/worker';
 import type { NativeConnection, WorkerOptions, WorkflowBundle } from '@temporalio/worker';
 import type { PayloadCodec } from '@temporalio/common';
-import { createModelTextFeed, createSessionActivities } from '../../activities';
+import { createLiveTextFeed, createModelTextFeed, createSessionActivities } from '../../activities';
 import type { ModelTextDelta } from '../../activities';
 import type { LanguageModelRegistry, LanguageModelV4, WorkerModels } from '../models';
 import type { ToolHooks, AnyTool } from '../tools';
@@ -12,6 +12,8 @@ import { openContentStore, createExternalStorage } from '../store';
 import { bundleTracedSessionWorkflows } from './bundle-traced-workflows';
 import type { TracingOptions } from '../tracing';
 import { workerTracingOptions } from '../tracing';
+import { createLiveWorker, openLiveChannel } from '../live';
+import type { LiveChannel } from '../live';
 
 /** Options of {@link createWorker}. */
 export interface CreateWorkerOptions {
@@ -50,6 +52,17 @@ export interface CreateWorkerOptions {
    * task in its history; text that arrives whole at the end of a call sends none. `false` turns it off.
    */
   feedText?: false | { intervalMs?: number };
+  /**
+   * The live channel beside the sessions' durable feeds (see `openLiveChannel`): a `LiveChannel`, or
+   * its spec (`local`, `local:DIR`, a `postgres://` URL, `off`), opened for the worker and closed when
+   * it stops. Defaults to `TOOLRAIL_LIVE`, else none. With one, each feed event goes to the session's
+   * watchers once its workflow task is durable, streamed text as the model writes it (no `modelText`
+   * signal: `feedText` does not apply), and a session's cancellations (an interrupt, a failing
+   * sibling) abort the calls they name at once on whichever worker runs them; activities then
+   * heartbeat at Temporal's default throttle (80% of their heartbeat timeout) instead of every 500 ms,
+   * Temporal's cancellation being the fallback. Every worker and client of a deployment names the same channel.
+   */
+  live?: LiveChannel | string;
   /**
    * Where sessions' conversations live: a `ContentStore`, or a spec for `openContentStore` (a
    * directory path or a `postgres://` URL). Defaults to `TOOLRAIL_CONTENT_STORE`, else the embedded
@@ -111,10 +124,23 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
       : new Map(Object.entries((options.scriptedModels ?? {}) as Record<string, LanguageModelV4>));
   const store =
     typeof options.contentStore === 'object' ? options.contentStore : openContentStore(options.contentStore);
+  // Payloads over 256 KiB (a big first message, a big user message) travel as claims on the content store.
+  // Made first: an install that cannot write a claim is refused before the worker bundles or connects.
+  const externalStorage = createExternalStorage(store);
   const namespace = options.namespace ?? 'default';
   Runtime.instance().logger.info(
     `toolrail worker on task queue ${options.taskQueue ?? 'toolrail'}: content store ${store.description}`,
   );
+  const opened = typeof options.live === 'object' ? undefined : openLiveChannel(options.live, { onError: warn });
+  const channel = typeof options.live === 'object' ? options.live : opened;
+  const live = createLiveWorker({
+    channel,
+    connection: options.connection,
+    namespace,
+    closeChannel: opened !== undefined,
+    onError: warn,
+  });
+  if (channel !== undefined) Runtime.instance().logger.info(`toolrail worker: live channel ${channel.description}`);
   // The worker's own payload codecs (its data converter's, plugins' included) also encode what the
   // activities write to the content store; filled in once the worker has loaded them, before any task runs.
   const payloadCodecs: PayloadCodec[] = [];
@@ -130,7 +156,11 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
       ...(options.env ? { env: options.env } : {}),
       ...(options.hooks ? { hooks: options.hooks } : {}),
       ...(options.onModelTextDelta ? { onModelTextDelta: options.onModelTextDelta } : {}),
-      ...(options.feedText === false ? {} : { textFeed: createModelTextFeed(options.feedText ?? {}) }),
+      ...(channel !== undefined
+        ? { textFeed: createLiveTextFeed(channel, namespace), ...(live.calls ? { liveCalls: live.calls } : {}) }
+        : options.feedText === false
+          ? {}
+          : { textFeed: createModelTextFeed(options.feedText ?? {}) }),
       ...(options.toolAbortGraceMs === undefined ? {} : { toolAbortGraceMs: options.toolAbortGraceMs }),
       ...(options.resultOffloadBytes === undefined ? {} : { resultOffloadBytes: options.resultOffloadBytes }),
     }),
@@ -144,17 +174,26 @@ export async function createWorker(options: CreateWorkerOptions): Promise<Worker
     activities,
     ...tracing,
     // Cancellations reach an activity through its heartbeats (the activity's own, every second, and
-    // a tool's): keep the throttle short so they are not held back, and an interrupt stops a running
-    // tool within about a second.
-    maxHeartbeatThrottleInterval: '500 milliseconds',
-    defaultHeartbeatThrottleInterval: '500 milliseconds',
+    // a tool's): without a live channel, keep the throttle short so they are not held back, and an
+    // interrupt stops a running tool within about a second. With one, cancellations come through it
+    // at once and Temporal's default throttle keeps heartbeats (billable actions) few.
+    ...(channel === undefined
+      ? { maxHeartbeatThrottleInterval: '500 milliseconds', defaultHeartbeatThrottleInterval: '500 milliseconds' }
+      : {}),
     ...options.workerOptions,
+    sinks: { ...tracing?.sinks, ...options.workerOptions?.sinks, ...live.sinks },
+    plugins: [...(options.workerOptions?.plugins ?? []), ...(live.plugin ? [live.plugin] : [])],
     // Payloads over 256 KiB (a big first message, a big user message) travel as claims on the content store.
     // Claims hold payloads the codecs already encoded: the driver stores them as they are.
-    dataConverter: { ...options.workerOptions?.dataConverter, externalStorage: createExternalStorage(store) },
+    dataConverter: { ...options.workerOptions?.dataConverter, externalStorage },
   });
   payloadCodecs.push(...worker.options.loadedDataConverter.payloadCodecs);
   return worker;
+}
+
+/** A problem the live channel works around, in the worker's log. */
+function warn(error: Error): void {
+  Runtime.instance().logger.warn(`[toolrail] live channel: ${error.message}`);
 }
 
 /** Toolrail's workflow bundle for a worker: traced or not, with stack traces or not. */

@@ -9,8 +9,8 @@ const someTools = fc.uniqueArray(tool, { minLength: 1, maxLength: 3 });
 const position = fc.oneof(tool, someTools);
 const scope = fc.constantFrom('run', 'session');
 
-/** Rules of every kind over a small tool pool; resource bindings use one path so narrowing can be exact. */
-export const ruleArbitrary: fc.Arbitrary<TestRule> = fc.oneof(
+/** Enforced rules of every kind over a small tool pool; resource bindings use one path so narrowing can be exact. */
+export const enforcedRuleArbitrary: fc.Arbitrary<TestRule> = fc.oneof(
   fc.record({ kind: fc.constant('requires'), tool, after: someTools, mode: fc.constantFrom('all', 'any'), scope }),
   fc.record({ kind: fc.constant('forbids_after'), tool, forbids: someTools }),
   fc.record({ kind: fc.constant('max_count'), tool, limit: fc.integer({ min: 0, max: 3 }), scope }),
@@ -62,6 +62,11 @@ export const ruleArbitrary: fc.Arbitrary<TestRule> = fc.oneof(
   ),
   fc.record({ kind: fc.constant('default'), policy: fc.constantFrom('allow', 'block') }),
 );
+
+/** Rules of every kind, one in eight of them a shadow rule (`enforcement: shadow`). */
+export const ruleArbitrary: fc.Arbitrary<TestRule> = fc
+  .tuple(enforcedRuleArbitrary, fc.nat(7))
+  .map(([rule, draw]) => (draw === 0 ? { ...rule, enforcement: 'shadow' } : rule));
 
 const callArbitrary = fc.record({
   tool: fc.constantFrom(...tools, 'zzz'),

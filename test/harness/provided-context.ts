@@ -6,6 +6,8 @@ declare module 'vitest' {
     temporalNamespace: string;
     /** Web UI address, when the server serves it (the e2e project). */
     temporalUiAddress: string;
+    /** The dev server's Prometheus metrics (`http://host:port/metrics`); empty on the SDK's download. */
+    temporalMetricsUrl: string;
     /** Path of the `temporal` CLI the harness used (tests may start their own server with it). */
     temporalCliPath: string;
     /** Chromium executable the e2e browser tests launch (found or installed by the e2e global setup). */

@@ -19,6 +19,7 @@ export async function startHarnessServer(project: TestProject, { ui }: { ui: boo
   project.provide('temporalAddress', server.address);
   project.provide('temporalNamespace', server.namespace);
   project.provide('temporalUiAddress', server.uiAddress ?? '');
+  project.provide('temporalMetricsUrl', server.metricsUrl ?? '');
   project.provide('temporalCliPath', server.cli.kind === 'executable' ? server.cli.path : '');
   return () => server.stop();
 }

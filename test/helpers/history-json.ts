@@ -1,8 +1,8 @@
 import { historyFromJSON, historyToJSON } from '@temporalio/common/lib/proto-utils';
 import type { History } from '@temporalio/common/lib/proto-utils';
 
-// The SDK's helpers need @temporalio/common and @temporalio/proto to share one protobufjs: the
-// package.json dependency on protobufjs 8 makes npm install a single copy for both.
+// The SDK's helpers need @temporalio/common and @temporalio/proto to share one protobufjs: toolrail's
+// peer dependency on protobufjs 8 makes npm install a single copy for both, here as in every app.
 
 /** A history as a JSON value in Temporal's JSON form (`temporal workflow show --output json`). */
 export function historyToJsonValue(history: History): unknown {

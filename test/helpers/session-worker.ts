@@ -13,6 +13,7 @@ import { openContentStore } from '../../src/store/open-content-store';
 import { createExternalStorage } from '../../src/store/content-storage-driver';
 import { Client } from '@temporalio/client';
 import type { HarnessConnections } from '../harness/connect';
+import type { LiveChannel } from '../../src/live';
 import { uniqueName } from '../harness/connect';
 
 /** What a test gets while its worker runs. */
@@ -39,6 +40,10 @@ export interface WithSessionWorkerOptions {
   taskQueue?: string;
   /** Stack traces in the workflow code (off by default, as in `createWorker`). */
   workflowStackTraces?: boolean;
+  /** The worker's live channel (none by default). */
+  workerLive?: LiveChannel;
+  /** The client's live channel (none by default): the worker's, or another on the same directory or database. */
+  clientLive?: LiveChannel;
 }
 
 let processDirectory: string | undefined;
@@ -81,6 +86,8 @@ export async function withSessionWorker<T>(
     contentStore = testContentStore(),
     taskQueue = uniqueName('sessions'),
     workflowStackTraces,
+    workerLive,
+    clientLive,
   }: WithSessionWorkerOptions,
   body: (scope: SessionWorkerScope) => Promise<T>,
 ): Promise<T> {
@@ -96,6 +103,7 @@ export async function withSessionWorker<T>(
     ...(tracing ? { tracing } : {}),
     ...(hooks ? { hooks } : {}),
     ...(workflowStackTraces === undefined ? {} : { workflowStackTraces }),
+    ...(workerLive ? { live: workerLive } : {}),
     contentStore,
     // A worker that served the task queue before this one is given up on after 1 s (default 10 s).
     workerOptions: { stickyQueueScheduleToStartTimeout: 1_000 },
@@ -105,6 +113,11 @@ export async function withSessionWorker<T>(
     namespace: connections.namespace,
     dataConverter: { externalStorage: createExternalStorage(contentStore) },
   });
-  const client = new ToolrailClient({ client: temporalClient, taskQueue, contentStore });
+  const client = new ToolrailClient({
+    client: temporalClient,
+    taskQueue,
+    contentStore,
+    ...(clientLive ? { live: clientLive } : {}),
+  });
   return worker.runUntil(body({ client, taskQueue }));
 }

@@ -13,6 +13,8 @@ Prints a session's live feed as it happens: user messages, the tools the rules s
 why), the model's text as it writes, proposed calls, verdicts with reasons, approvals asked and
 decided, tools starting and ending, interrupts and why each run ended. Exits 0 when the session
 ends, or on Ctrl-C. Across continue-as-new and worker restarts; it writes nothing to the session.
+With the workers' live channel (--live, TOOLRAIL_LIVE) events come through it, and the model's
+text as it writes it; the feed is queried only to catch up.
   --from N   start at feed offset N (default 0: the session's first event)
   --json     one feed event per line, as JSON (with its offset, type, run, turn and workflow time)
 
@@ -38,10 +40,20 @@ export const followCommand: CliCommand = {
     const stop = new AbortController();
     void waitForShutdownSignal().then(() => stop.abort());
     await withClient(parsed.values, async ({ toolrail }) => {
+      // Text the live channel brings as the model writes it goes on one line, piece after piece.
+      let writing = false;
       for await (const event of toolrail.getSession(sessionId).events({ from, signal: stop.signal })) {
+        if (!parsed.values.json && event.type === 'text_delta' && event.live) {
+          process.stdout.write(writing ? event.text : `[turn ${event.turn}] model writes: ${event.text}`);
+          writing = true;
+          continue;
+        }
+        if (writing) process.stdout.write('\n');
+        writing = false;
         const line = parsed.values.json ? JSON.stringify(event) : renderFeedEvent(event);
         if (line !== undefined) process.stdout.write(`${line}\n`);
       }
+      if (writing) process.stdout.write('\n');
     });
     return ExitCode.ok;
   },

@@ -3,6 +3,7 @@ import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import type { LogLevel } from '@temporalio/worker';
 import { createWorker, readWorkerModule } from '../../worker';
 import { openContentStore, readStoreIdentity } from '../../store';
+import { openLiveChannel } from '../../live';
 import type { ContentStore } from '../../store';
 import type { CliCommand } from '../cli-command';
 import { ExitCode } from '../cli-command';
@@ -27,7 +28,9 @@ on the same task queue to scale out: every worker of a task queue must use the s
 (TOOLRAIL_CONTENT_STORE: a postgres:// URL for workers on several machines; the default directory
 store .toolrail/content is for one machine). It prints the store it uses (never its password).
 With --codec-module (TOOLRAIL_CODEC_MODULE), its payloadCodecs encode the worker's Temporal
-payloads and everything it writes to the content store. Ctrl-C drains running tasks and stops.
+payloads and everything it writes to the content store. With --live (TOOLRAIL_LIVE), it publishes
+the sessions' events and streamed text on that channel, and takes their cancellations from it.
+Ctrl-C drains running tasks and stops.
 
   --log-level LEVEL    ${logLevels.join('|')} (TOOLRAIL_LOG_LEVEL, default WARN)
   --health-file FILE   keep FILE telling the worker's state, rewritten every 10 s and removed at
@@ -86,6 +89,8 @@ export const workerCommand: CliCommand = {
     const payloadCodecs = await loadCodecModule(parsed.values['codec-module']);
     const settings = resolveConnection(parsed.values);
     const store = openContentStore();
+    // The live channel (`--live`, else TOOLRAIL_LIVE), opened here so the worker says which it is.
+    const live = openLiveChannel(parsed.values.live);
     const connection = await NativeConnection.connect({
       address: settings.address,
       ...(settings.tls !== undefined ? { tls: settings.tls } : {}),
@@ -103,6 +108,7 @@ export const workerCommand: CliCommand = {
         ...(module.scriptedModels ? { scriptedModels: module.scriptedModels } : {}),
         ...(module.hooks ? { hooks: module.hooks } : {}),
         contentStore: store,
+        live: live ?? 'off',
         ...(parsed.values['workflow-stack-traces'] ? { workflowStackTraces: true } : {}),
         ...(payloadCodecs.length > 0 ? { workerOptions: { dataConverter: { payloadCodecs } } } : {}),
       });
@@ -114,6 +120,7 @@ export const workerCommand: CliCommand = {
       );
       process.stdout.write(`worker: content store ${await describeStore(store)}
 `);
+      if (live !== undefined) process.stdout.write(`worker: live channel ${live.description}\n`);
       try {
         await running;
       } finally {
@@ -121,6 +128,7 @@ export const workerCommand: CliCommand = {
       }
     } finally {
       await connection.close();
+      await live?.close();
       await store.close();
     }
     return ExitCode.ok;

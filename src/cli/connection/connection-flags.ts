@@ -20,6 +20,7 @@ export const connectionFlags = {
   'task-queue': { type: 'string' },
   'ui-url': { type: 'string' },
   'codec-module': { type: 'string' },
+  live: { type: 'string' },
 } as const satisfies ParseArgsConfig['options'];
 
 /** Values of {@link connectionFlags} after parsing. */
@@ -37,6 +38,7 @@ export interface ConnectionFlagValues {
   'task-queue'?: string | undefined;
   'ui-url'?: string | undefined;
   'codec-module'?: string | undefined;
+  live?: string | undefined;
 }
 
 /** Help text for {@link connectionFlags}. */
@@ -50,4 +52,6 @@ export const connectionFlagsHelp = `Connection (defaults follow the temporal CLI
   --task-queue NAME          task queue of toolrail workers (TOOLRAIL_TASK_QUEUE, default: toolrail)
   --ui-url URL               Web UI base, for printed links (TOOLRAIL_UI_URL, default: http://localhost:8233)
   --codec-module FILE        module exporting the workers' payloadCodecs (e.g. encryption), to read and write
-                             sessions as the workers do (TOOLRAIL_CODEC_MODULE)`;
+                             sessions as the workers do (TOOLRAIL_CODEC_MODULE)
+  --live SPEC                the workers' live channel (TOOLRAIL_LIVE): local, local:DIR, postgres://… or off;
+                             workers publish on it, follow and send --wait read through it (default: off)`;

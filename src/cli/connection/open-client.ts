@@ -3,6 +3,7 @@ import type { PayloadCodec } from '@temporalio/common';
 import { ToolrailClient } from '../../client';
 import type { ResolvedConnection } from './resolve-connection';
 import { createExternalStorage, openContentStore } from '../../store';
+import { openLiveChannel } from '../../live';
 
 /** A connected toolrail client; `close()` closes its connection. */
 export interface OpenClient {
@@ -12,13 +13,16 @@ export interface OpenClient {
 }
 
 /**
- * Connects a {@link ToolrailClient} with resolved settings and the workers' payload codecs (which
- * encode what the client sends and decode what it reads, from Temporal and the content store alike).
+ * Connects a {@link ToolrailClient} with resolved settings, the workers' payload codecs (which
+ * encode what the client sends and decode what it reads, from Temporal and the content store alike)
+ * and their live channel.
  */
 export async function openClient(
   connection: ResolvedConnection,
-  payloadCodecs: readonly PayloadCodec[] = [],
+  { payloadCodecs = [], live: liveSpec }: { payloadCodecs?: readonly PayloadCodec[]; live?: string | undefined } = {},
 ): Promise<OpenClient> {
+  // The workers' live channel (`--live`, else TOOLRAIL_LIVE): the feed is followed through it.
+  const live = openLiveChannel(liveSpec);
   const temporal = await Connection.connect({
     address: connection.address,
     ...(connection.tls !== undefined ? { tls: connection.tls } : {}),
@@ -35,9 +39,10 @@ export async function openClient(
     dataConverter: { payloadCodecs: [...payloadCodecs], externalStorage: createExternalStorage(contentStore) },
   });
   return {
-    toolrail: new ToolrailClient({ client, taskQueue: connection.taskQueue, contentStore }),
+    toolrail: new ToolrailClient({ client, taskQueue: connection.taskQueue, contentStore, ...(live ? { live } : {}) }),
     connection,
     close: async () => {
+      await live?.close();
       await contentStore.close();
       await temporal.close();
     },

@@ -1,18 +1,18 @@
-import type { CompiledRule } from '../compiled-rule-set';
+import type { AnyCompiledRule } from '../compiled-rule-set';
+import { ruleKindModule } from '../kinds/registered-rule-kinds';
 import { isToolPattern, matchesToolPattern } from '../paths/tool-pattern';
 import type { RuleDiagnostic } from '../rule-diagnostic';
 import { diagnosticFor, ruleName } from './diagnostic-for';
-import { ruleTools } from './rule-tools';
 
 /** Every tool a rule names must be in the catalog; a glob that matches no catalog tool is a warning. */
 export function checkCatalog(
-  rules: readonly CompiledRule[],
+  rules: readonly AnyCompiledRule[],
   catalog: ReadonlySet<string>,
   out: RuleDiagnostic[],
 ): void {
   for (const rule of rules) {
     const reported = new Set<string>();
-    for (const { tool, field } of ruleTools(rule)) {
+    for (const { tool, field } of ruleKindModule(rule.kind)?.tools(rule) ?? []) {
       if (reported.has(tool)) continue;
       reported.add(tool);
       if (isToolPattern(tool)) {

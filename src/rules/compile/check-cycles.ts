@@ -1,4 +1,5 @@
-import type { CompiledRule } from '../compiled-rule-set';
+import type { AnyCompiledRule } from '../compiled-rule-set';
+import { ruleKindModule } from '../kinds/registered-rule-kinds';
 import type { RuleDiagnostic } from '../rule-diagnostic';
 import { diagnosticFor } from './diagnostic-for';
 
@@ -6,23 +7,17 @@ import { diagnosticFor } from './diagnostic-for';
 interface Gate {
   readonly tools: readonly string[];
   readonly any: boolean;
-  readonly rule: CompiledRule;
+  readonly rule: AnyCompiledRule;
 }
 
-function prerequisiteGates(rules: readonly CompiledRule[]): Map<string, Gate[]> {
+/** The prerequisite gates of each tool, as the kinds give them (`requires`, a precondition's prior tool). */
+function prerequisiteGates(rules: readonly AnyCompiledRule[]): Map<string, Gate[]> {
   const gates = new Map<string, Gate[]>();
-  const add = (tool: string, gate: Gate): void => {
-    const list = gates.get(tool) ?? [];
-    list.push(gate);
-    gates.set(tool, list);
-  };
   for (const rule of rules) {
-    if (rule.kind === 'requires') {
-      if (rule.mode === 'any') add(rule.tool, { tools: rule.after, any: true, rule });
-      else for (const after of rule.after) add(rule.tool, { tools: [after], any: false, rule });
-    }
-    if (rule.kind === 'precondition' && rule.requires_prior_tool !== undefined) {
-      add(rule.tool, { tools: [rule.requires_prior_tool], any: false, rule });
+    for (const { tool, tools, any } of ruleKindModule(rule.kind)?.load.prerequisites?.(rule) ?? []) {
+      const list = gates.get(tool) ?? [];
+      list.push({ tools, any, rule });
+      gates.set(tool, list);
     }
   }
   return gates;
@@ -32,7 +27,7 @@ function prerequisiteGates(rules: readonly CompiledRule[]): Map<string, Gate[]> 
  * Refuses prerequisite cycles: tools whose `requires` / `requires_prior_tool` gates can never all be
  * met because they wait (directly or not) on each other. Each cycle is reported once, named in full.
  */
-export function checkCycles(rules: readonly CompiledRule[], out: RuleDiagnostic[]): void {
+export function checkCycles(rules: readonly AnyCompiledRule[], out: RuleDiagnostic[]): void {
   const gates = prerequisiteGates(rules);
   const reachable = new Set<string>();
   const tools = new Set<string>(gates.keys());
@@ -56,7 +51,7 @@ export function checkCycles(rules: readonly CompiledRule[], out: RuleDiagnostic[
   for (const start of [...gates.keys()].sort()) {
     if (reachable.has(start) || reported.has(start)) continue;
     const path: string[] = [];
-    const via: CompiledRule[] = [];
+    const via: AnyCompiledRule[] = [];
     let current = start;
     while (!path.includes(current)) {
       path.push(current);

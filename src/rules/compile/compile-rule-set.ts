@@ -1,16 +1,11 @@
 import type { CompiledOrchestration, CompiledRule, CompiledRuleSet } from '../compiled-rule-set';
 import { defaultMaxTurnsPerRun } from '../compiled-rule-set';
-import type { RuleDocument, RuleSettings } from '../model/rule';
+import type { Rule, RuleDocument, RuleSettings } from '../model/rule';
 import { ruleBodySchema } from '../model/rule-schema';
 import type { RuleDiagnostic } from '../rule-diagnostic';
+import type { RuleBody } from '../rule-kind-types';
 import type { RuleRef } from '../rule-ref';
-import { checkCatalog } from './check-catalog';
-import { checkCycles } from './check-cycles';
-import { checkImpossible } from './check-impossible';
-import { checkNeverFire } from './check-never-fire';
-import { checkRuleFields } from './check-rule-fields';
-import { checkStartOfRun } from './check-start-of-run';
-import { staticFacts } from './static-facts';
+import { loadTimeChecks } from './load-time-checks';
 import { zodIssuePath } from './zod-issue-path';
 
 /** Input of {@link compileRuleSet}. */
@@ -19,7 +14,7 @@ export interface CompileRuleSetInput {
   readonly documents: readonly RuleDocument[];
   /** The session's catalog: when given, every tool a rule names must be in it. */
   readonly catalog?: readonly string[];
-  /** Override the documents' settings. */
+  /** Override the documents' settings (a rule's own `enforcement` still wins). */
   readonly options?: RuleSettings;
 }
 
@@ -42,10 +37,21 @@ function mergeSettings(
   return { onEmpty, maxTurnsPerRun };
 }
 
-function refOf(rule: RuleDocument['rules'][number], kind: CompiledRule['kind']): RuleRef {
+function refOf(rule: Rule, kind: CompiledRule['kind']): RuleRef {
   const { file, index, path, line } = rule.source;
   const id = rule.id ?? `${file}#${path}`;
   return line !== undefined ? { kind, id, file, index, path, line } : { kind, id, file, index, path };
+}
+
+/**
+ * A rule as compiled: its body with `enforcement: shadow` only when it is a shadow rule (its own field,
+ * else the options', else its document's), then its reference.
+ */
+function compiledRule(body: RuleBody, context: { rule: Rule; document: RuleDocument; options?: RuleSettings }) {
+  const { enforcement, ...rest } = body;
+  const mode = enforcement ?? context.options?.enforcement ?? context.document.settings?.enforcement ?? 'enforce';
+  const shadow = mode === 'shadow' ? { enforcement: 'shadow' as const } : {};
+  return { ...rest, ...shadow, ref: refOf(context.rule, body.kind) } as CompiledRule;
 }
 
 /**
@@ -60,6 +66,7 @@ export function compileRuleSet(input: CompileRuleSetInput): CompileRuleSetResult
   const rules: CompiledRule[] = [];
   const orchestrations: CompiledOrchestration[] = [];
   for (const document of input.documents) {
+    // The `step` rules of one document are one orchestration: the compiled set's `orchestrations`.
     const steps: number[] = [];
     for (const rule of document.rules) {
       const { source, ...body } = rule;
@@ -80,7 +87,8 @@ export function compileRuleSet(input: CompileRuleSetInput): CompileRuleSetResult
         continue;
       }
       if (parsed.data.kind === 'step') steps.push(rules.length);
-      rules.push({ ...parsed.data, ref: refOf(rule, parsed.data.kind) });
+      const options = input.options;
+      rules.push(compiledRule(parsed.data, { rule, document, ...(options !== undefined ? { options } : {}) }));
     }
     if (steps.length > 0) orchestrations.push({ file: document.file, steps });
   }
@@ -99,22 +107,4 @@ export function compileRuleSet(input: CompileRuleSetInput): CompileRuleSetResult
     catalog,
   };
   return { ok: true, rules: JSON.parse(JSON.stringify(compiled)) as CompiledRuleSet, warnings };
-}
-
-/**
- * The load-time checks of compiled rules (errors and warnings): rule fields, tools missing from
- * `catalog` (when not `null`), prerequisite cycles, init tools blocked at the start of a run,
- * impossible sequences and child lists, required tools that can never be called, rules that can
- * never fire. `compileRuleSet` runs them; so does the check of a compiled rule set given as data.
- */
-export function loadTimeChecks(rules: readonly CompiledRule[], catalog: readonly string[] | null): RuleDiagnostic[] {
-  const all: RuleDiagnostic[] = [];
-  const facts = staticFacts(rules);
-  checkRuleFields(rules, all);
-  if (catalog !== null) checkCatalog(rules, new Set(catalog), all);
-  checkCycles(rules, all);
-  checkStartOfRun(rules, facts, all);
-  checkImpossible(rules, facts, all);
-  checkNeverFire(rules, facts, all);
-  return all;
 }

@@ -1,9 +1,9 @@
-import type { CompiledRule } from '../compiled-rule-set';
+import type { AnyCompiledRule } from '../compiled-rule-set';
 import type { RuleDiagnostic } from '../rule-diagnostic';
 
-/** A diagnostic about one rule, placed at the rule (and optionally a field under it). */
+/** A diagnostic about one rule, placed at the rule. */
 export function diagnosticFor(
-  rule: CompiledRule,
+  rule: AnyCompiledRule,
   severity: RuleDiagnostic['severity'],
   code: string,
   problem: string,
@@ -16,8 +16,8 @@ export function diagnosticFor(
 }
 
 /** A short name for a rule in sentences: `requires rule on issue_refund`, `step "research"`, … */
-export function ruleName(rule: CompiledRule): string {
-  if ('tool' in rule) return `${rule.kind} rule on ${rule.tool}`;
-  if (rule.kind === 'step') return `step "${rule.name}"`;
+export function ruleName(rule: AnyCompiledRule): string {
+  if ('tool' in rule && typeof rule.tool === 'string') return `${rule.kind} rule on ${rule.tool}`;
+  if ('name' in rule && typeof rule.name === 'string') return `${rule.kind} "${rule.name}"`;
   return `${rule.kind} rule`;
 }

@@ -1,16 +1,15 @@
 import type { CompiledRuleSet } from '../compiled-rule-set';
 import type { Reason } from '../reason';
-import { ReasonCode } from '../reason-code';
 import { builtinRuleRef } from '../rule-ref';
 import { makeReason } from './make-reason';
-import { ruleIndex, toolRules } from './rule-index';
+import { ruleIndex } from './rule-index';
 
 /** The reason to give the model when a human refused a call that needed approval. */
 export function approvalDeniedReason(rules: CompiledRuleSet, tool: string): Reason {
-  const rule = toolRules(ruleIndex(rules), tool).approvalRule;
+  const approvals = ruleIndex(rules).approvals.get(tool);
   return makeReason(
-    ReasonCode.approvalDenied,
-    (rule === null ? undefined : rules.rules[rule]) ?? builtinRuleRef('approval'),
+    'approval_denied',
+    approvals?.enforce ?? approvals?.shadow ?? builtinRuleRef('approval'),
     `A human refused this call of ${tool}. Do not retry it; continue another way or explain to the user.`,
   );
 }

@@ -1,82 +1,20 @@
-import type { CompiledRuleOf, CompiledRuleSet } from '../compiled-rule-set';
+import type { CompiledRuleSet } from '../compiled-rule-set';
 import type { Reason } from '../reason';
-import { ReasonCode } from '../reason-code';
 import { builtinRuleRef } from '../rule-ref';
 import type { RuleState } from '../rule-state';
-import { callFirst } from './call-first';
-import type { EvaluationContext } from './evaluation-context';
-import { evaluationContext, isDone } from './evaluation-context';
-import { listText } from './list-text';
+import { evaluationContext } from './evaluation-context';
 import { makeReason } from './make-reason';
-import { toolRules } from './rule-index';
+import { splitShadow } from './split-shadow';
 
 /** Whether a text answer may end the run now, and if not, why. */
 export interface CheckEndResult {
   readonly endsRun: boolean;
   readonly reasons: Reason[];
-}
-
-function pendingAfterLast(context: EvaluationContext, out: Reason[]): void {
-  const last = context.state.last;
-  if (last === null) return;
-  const rules = toolRules(context.index, last.tool);
-  if (rules.continueRule !== null) {
-    out.push(
-      makeReason(
-        ReasonCode.continueRequired,
-        context.rules.rules[rules.continueRule] ?? builtinRuleRef('run-end'),
-        `${last.tool} requires you to continue: call another tool before answering.`,
-      ),
-    );
-  }
-  for (const i of rules.childRules) {
-    const rule = context.rules.rules[i] as CompiledRuleOf<'child'> | CompiledRuleOf<'parent'>;
-    out.push(
-      makeReason(
-        rule.kind === 'parent' ? ReasonCode.parentRequired : ReasonCode.childRequired,
-        rule,
-        `After ${last.tool}, call ${listText(rule.children, 'or')} before answering.`,
-        rule.children.slice(0, 1),
-      ),
-    );
-  }
-  for (const decision of last.conditional) {
-    if (decision.allow === null) {
-      out.push(
-        makeReason(
-          ReasonCode.childRequired,
-          context.rules.rules[decision.rule] ?? builtinRuleRef('run-end'),
-          `The output of ${last.tool} matched no case of its conditional rule: call a tool before answering.`,
-        ),
-      );
-      continue;
-    }
-    const next = decision.allow[0];
-    if (next === undefined) continue;
-    out.push(
-      makeReason(
-        ReasonCode.childRequired,
-        context.rules.rules[decision.rule] ?? builtinRuleRef('run-end'),
-        `The output of ${last.tool} selects ${next}: call it before answering.`,
-        [next],
-      ),
-    );
-  }
-}
-
-function pendingRequired(context: EvaluationContext, out: Reason[]): void {
-  for (const i of context.index.requiredRules) {
-    const rule = context.rules.rules[i] as CompiledRuleOf<'required_before_exit'>;
-    if (isDone(context, rule.tool, 'run')) continue;
-    out.push(
-      makeReason(
-        ReasonCode.requiredBeforeExit,
-        rule,
-        `Before finishing, call ${rule.tool}.`,
-        callFirst(context, [rule.tool], ''),
-      ),
-    );
-  }
+  /**
+   * When the answer ends the run: the reasons shadow rules (`enforcement: shadow`) would have refused it
+   * with if they were enforced. Absent when there are none.
+   */
+  readonly shadowRefused?: Reason[];
 }
 
 /**
@@ -89,17 +27,23 @@ function pendingRequired(context: EvaluationContext, out: Reason[]): void {
 export function checkEnd(rules: CompiledRuleSet, state: RuleState): CheckEndResult {
   if (state.ended !== null) return { endsRun: true, reasons: [] };
   const context = evaluationContext(rules, state);
-  const reasons: Reason[] = [];
-  pendingAfterLast(context, reasons);
-  pendingRequired(context, reasons);
-  if (reasons.length === 0) return { endsRun: true, reasons };
+  const { index } = context;
+  const checks =
+    state.last === null ? index.everyEndChecks : (index.endChecksAfter.get(state.last.tool) ?? index.everyEndChecks);
+  const all: Reason[] = [];
+  for (const check of checks) check.check(context, all);
+  const { enforced, shadow } = splitShadow(index, all);
+  if (enforced.length === 0)
+    return shadow.length > 0
+      ? { endsRun: true, reasons: enforced, shadowRefused: shadow }
+      : { endsRun: true, reasons: enforced };
   if (state.runTurns >= rules.settings.maxTurnsPerRun) {
     const limit = makeReason(
-      ReasonCode.turnLimit,
+      'turn_limit',
       builtinRuleRef('max-turns-per-run'),
       `The run reached its limit of ${rules.settings.maxTurnsPerRun} turns and ends here.`,
     );
     return { endsRun: true, reasons: [limit] };
   }
-  return { endsRun: false, reasons };
+  return { endsRun: false, reasons: enforced };
 }

@@ -1,22 +1,16 @@
 import type { CompiledRuleSet } from '../compiled-rule-set';
-import type { RuleState } from '../rule-state';
-import { emptyCaptureTable } from '../capture-table';
+import { ruleKindModule } from '../kinds/registered-rule-kinds';
+import type { CoreRuleState, RuleState } from '../rule-state';
 import { slotZeros } from '../slot-array';
-import { evaluationContext } from './evaluation-context';
-import { nextState } from './next-state';
 import { ruleIndex } from './rule-index';
-import { evaluateMessages, selectActiveSteps } from './select-active-steps';
 
-/** An array of `length` zeros. */
-export function zeros(length: number): number[] {
-  return new Array<number>(length).fill(0);
-}
-
-/** The state of a new session: nothing called, no run started yet (calls before any user message belong to a first run). */
+/**
+ * The state of a new session: nothing called, no run started yet (calls before any user message belong
+ * to a first run). The shared fields, then each kind's, in the registry's order.
+ */
 export function initialRuleState(rules: CompiledRuleSet): RuleState {
   const index = ruleIndex(rules);
-  const messages = evaluateMessages(rules, '');
-  const state: RuleState = {
+  const core: CoreRuleState = {
     version: 1,
     run: 0,
     turn: 0,
@@ -30,11 +24,10 @@ export function initialRuleState(rules: CompiledRuleSet): RuleState {
     attemptsSession: slotZeros(index.attemptsSessionSlot.size),
     doneRun: slotZeros(index.doneRunSlot.size),
     doneSession: slotZeros(index.doneSessionSlot.size),
-    forbidden: slotZeros(index.forbidSlot.size),
-    sequences: zeros(index.sequences.length),
-    captures: index.captureRules.map(() => emptyCaptureTable()),
-    orchestrations: index.orchestrations.map((_, o) => ({ active: null, position: 0, messageOk: messages[o] ?? [] })),
-    recent: [],
   };
-  return nextState(state, { orchestrations: selectActiveSteps(evaluationContext(rules, state)) });
+  const state: Record<string, unknown> = { ...core };
+  for (const [kind, own] of index.kinds) {
+    Object.assign(state, ruleKindModule(kind)?.initialState(own, { index, state: core }));
+  }
+  return state as unknown as RuleState;
 }

@@ -1,4 +1,4 @@
-import type { CompiledRule } from '../compiled-rule-set';
+import type { AnyCompiledRule } from '../compiled-rule-set';
 import type { Reason } from '../reason';
 import type { ReasonCode } from '../reason-code';
 import type { RuleRef } from '../rule-ref';
@@ -6,7 +6,7 @@ import type { RuleRef } from '../rule-ref';
 /** A reason record; `callFirst` is set only when it names at least one tool. */
 export function makeReason(
   code: ReasonCode,
-  rule: CompiledRule | RuleRef,
+  rule: AnyCompiledRule | RuleRef,
   message: string,
   callFirst?: readonly string[],
 ): Reason {

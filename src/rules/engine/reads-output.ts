@@ -1,5 +1,5 @@
 import type { CompiledRuleSet } from '../compiled-rule-set';
-import { ruleIndex, toolRules } from './rule-index';
+import { ruleIndex } from './rule-index';
 
 /**
  * Whether recording a call of `tool` reads its result: a `conditional` on the tool picks its next
@@ -8,6 +8,5 @@ import { ruleIndex, toolRules } from './rule-index';
  * whole output, from the content store).
  */
 export function readsOutput(rules: CompiledRuleSet, tool: string): boolean {
-  const own = toolRules(ruleIndex(rules), tool);
-  return own.conditionals.length > 0 || own.capturedFor.length > 0;
+  return ruleIndex(rules).outputReaders.has(tool);
 }

@@ -1,22 +1,18 @@
-import type { CompiledRuleOf, CompiledRuleSet } from '../compiled-rule-set';
-import type { RuleState } from '../rule-state';
+import type { CompiledRuleSet } from '../compiled-rule-set';
+import { ruleKindModule } from '../kinds/registered-rule-kinds';
+import type { RuleState, RuleStateDraft } from '../rule-state';
 import { slotZeros } from '../slot-array';
-import { evaluationContext } from './evaluation-context';
-import { nextState } from './next-state';
 import { ruleIndex } from './rule-index';
-import { evaluateMessages, selectActiveSteps } from './select-active-steps';
 
 /**
- * A user message starts a new run: run-scoped counts, completions and sequences start over, init
- * rules apply again, the run's end is cleared, and step conditions on the message are evaluated.
+ * A user message starts a new run: run-scoped counts and completions start over, the run's end is
+ * cleared (init rules apply again), and each kind starts its own fields over (run-scoped sequences;
+ * step conditions on the message are evaluated).
  */
 export function startRun(rules: CompiledRuleSet, state: RuleState, event: { userMessage: string }): RuleState {
   const index = ruleIndex(rules);
-  const sequences = index.sequences.map((i, slot) =>
-    (rules.rules[i] as CompiledRuleOf<'sequence'>).scope === 'run' ? 0 : (state.sequences[slot] ?? 0),
-  );
-  const messages = evaluateMessages(rules, event.userMessage);
-  const next = nextState(state, {
+  const draft: RuleStateDraft = {
+    ...state,
     run: state.run + 1,
     runTurns: 0,
     ended: null,
@@ -25,11 +21,9 @@ export function startRun(rules: CompiledRuleSet, state: RuleState, event: { user
     last: null,
     attemptsRun: slotZeros(index.attemptsRunSlot.size),
     doneRun: slotZeros(index.doneRunSlot.size),
-    sequences,
-    orchestrations: state.orchestrations.map((orchestration, o) => ({
-      ...orchestration,
-      messageOk: messages[o] ?? [],
-    })),
-  });
-  return nextState(next, { orchestrations: selectActiveSteps(evaluationContext(rules, next)) });
+  };
+  for (const [kind, own] of index.kinds) {
+    ruleKindModule(kind)?.startRun(draft, own, { message: event.userMessage, index });
+  }
+  return draft;
 }

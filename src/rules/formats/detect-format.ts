@@ -1,6 +1,7 @@
-import { RuleFormat } from '../rule-kind';
-import { isRecord, own } from './import-context';
-import { isPerToolGraph } from './import-tool-graph';
+import { RuleFormat } from '../rule-format';
+import { graphSections, isPerToolGraph } from './import-tool-graph';
+import { isRecord } from './is-record';
+import { own } from './own-property';
 
 /**
  * Recognises a native format by content: a list of `{type, tool_name}` or `tool_rules` (Letta);
@@ -22,7 +23,7 @@ export function detectFormat(value: unknown): RuleFormat | null {
     return RuleFormat.agentdock;
   }
   if (typeof own(value, 'tool') === 'string') return RuleFormat.contracts;
-  if (['requires', 'needs_any', 'forbid_after'].some((key) => isRecord(own(value, key)))) return RuleFormat.graph;
+  if (graphSections().some(({ section }) => isRecord(own(value, section)))) return RuleFormat.graph;
   if (isPerToolGraph(value)) return RuleFormat.graph;
   return null;
 }

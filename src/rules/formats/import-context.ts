@@ -1,9 +1,10 @@
 import type { z } from 'zod';
+import type { MappedRule, ImportSink } from '../kinds/kind-formats';
 import type { Rule, RuleDocument, RuleSettings } from '../model/rule';
-import type { RuleBody } from '../model/rule-schema';
 import { ruleBodySchema } from '../model/rule-schema';
-import type { RuleFormat } from '../rule-kind';
+import type { RuleFormat } from '../rule-format';
 import type { RuleDiagnostic } from '../rule-diagnostic';
+import type { RuleBody } from '../rule-kind-types';
 import type { ImportResult } from './import-result';
 import type { ParsedSource, ValuePath } from './source-locator';
 import { pathText } from './source-locator';
@@ -18,8 +19,17 @@ export interface AddRuleOptions {
   readonly index?: number;
 }
 
+/** The path in the file of a field of a mapped rule's body, by its `renames` (unified → native names). */
+function renamedPath(at: ValuePath, renames: Readonly<Record<string, string>>) {
+  return (issue: ValuePath): ValuePath => {
+    const [first, ...rest] = issue;
+    const original = typeof first === 'string' ? (renames[first] ?? first) : first;
+    return original === undefined ? at : [...at, original, ...rest];
+  };
+}
+
 /** Collects the rules and diagnostics of one import, placing each at its line when the file has positions. */
-export class ImportContext {
+export class ImportContext implements ImportSink {
   readonly rules: Rule[] = [];
   readonly errors: RuleDiagnostic[] = [];
   readonly warnings: RuleDiagnostic[] = [];
@@ -77,6 +87,17 @@ export class ImportContext {
     return parsed.data;
   }
 
+  /** Adds a rule a kind mapped from a native entry written at `at` (the mapping's own `at` wins). */
+  addMapped(mapped: MappedRule, options: { at: ValuePath; index?: number }): RuleBody | null {
+    const at = mapped.at ?? options.at;
+    const fieldPath = mapped.fieldPath ?? (mapped.renames === undefined ? undefined : renamedPath(at, mapped.renames));
+    return this.addRule(mapped.body, {
+      at,
+      ...(fieldPath !== undefined ? { fieldPath } : {}),
+      ...(options.index !== undefined ? { index: options.index } : {}),
+    });
+  }
+
   private reportIssue(issue: z.core.$ZodIssue, fieldPath: (issuePath: ValuePath) => ValuePath): void {
     const path = fieldPath(issue.path.filter((part): part is string | number => typeof part !== 'symbol'));
     this.report(
@@ -99,14 +120,4 @@ export class ImportContext {
     };
     return { ok: true, document, warnings: this.warnings };
   }
-}
-
-/** Whether a value is a plain object (not null, not an array). */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** The own property of an object, or `undefined` (safe for untrusted keys). */
-export function own(value: Record<string, unknown>, key: string): unknown {
-  return Object.hasOwn(value, key) ? value[key] : undefined;
 }

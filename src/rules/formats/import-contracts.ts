@@ -1,9 +1,13 @@
+import { formatMappingsOf } from '../kinds/format-mappings-of';
+import type { ContractSink } from '../kinds/kind-formats';
 import type { Rule, RuleDocument } from '../model/rule';
-import { RuleFormat } from '../rule-kind';
+import { RuleFormat } from '../rule-format';
 import type { RuleDiagnostic } from '../rule-diagnostic';
-import { ImportContext, isRecord, own } from './import-context';
+import { ImportContext } from './import-context';
 import type { ImportResult } from './import-result';
-import type { ParsedSource, ValuePath } from './source-locator';
+import { isRecord } from './is-record';
+import { own } from './own-property';
+import type { ParsedSource } from './source-locator';
 
 /** Contract fields about ordering that toolrail reads; the rest of a contract is other tooling's business. */
 const notEnforced = ['transitions', 'gate', 'binds', 'checkpoint', 'policy', 'execution_constraints'];
@@ -13,7 +17,10 @@ function toolOfFile(file: string): string {
   return name.replace(/\.(ya?ml|json)$/i, '');
 }
 
-/** Imports one contract file (`tool`, `preconditions`, `forbids_after`), as found in a contract directory. */
+/**
+ * Imports one contract file (`tool`, then the fields the kinds map: `preconditions`, `forbids_after`), as
+ * found in a contract directory.
+ */
 export function importContract(source: ParsedSource): ImportResult & { tool?: string } {
   const context = new ImportContext(source, RuleFormat.contracts);
   const value = source.value;
@@ -32,37 +39,17 @@ export function importContract(source: ParsedSource): ImportResult & { tool?: st
   if (declared !== undefined && typeof declared !== 'string') {
     context.report('error', 'invalid-rule', ['tool'], '"tool" must be the tool\'s name', 'write tool: <name>');
   }
-  const preconditions = own(value, 'preconditions') ?? [];
-  if (!Array.isArray(preconditions)) {
-    context.report(
-      'error',
-      'invalid-rule',
-      ['preconditions'],
-      '"preconditions" must be a list',
-      'write preconditions: [- requires_prior_tool: ...]',
-    );
-  } else {
-    preconditions.forEach((precondition, i) => {
-      const at: ValuePath = ['preconditions', i];
-      if (!isRecord(precondition)) {
-        context.report(
-          'error',
-          'invalid-rule',
-          at,
-          'a precondition must be an object',
-          'write requires_prior_tool / with_output / resource / requires_step_count',
-        );
-        return;
-      }
-      context.addRule({ ...precondition, kind: 'precondition', tool }, { at });
-    });
-  }
-  const forbids = own(value, 'forbids_after');
-  if (forbids !== undefined) {
-    context.addRule(
-      { kind: 'forbids_after', tool, forbids },
-      { at: ['forbids_after'], fieldPath: (issue) => ['forbids_after', ...issue.slice(1)] },
-    );
+  const fields = formatMappingsOf('contracts').flatMap(({ mapping }) => mapping);
+  fields.sort((a, b) => a.order - b.order);
+  for (const field of fields) {
+    const written = own(value, field.field);
+    if (written === undefined) continue;
+    const sink: ContractSink = {
+      report: (...diagnostic) => context.report(...diagnostic),
+      keysOf: (path, object) => context.keysOf(path, object),
+      add: (mapped) => context.addMapped(mapped, { at: [field.field] }),
+    };
+    field.map(written, tool, sink);
   }
   for (const field of notEnforced) {
     if (own(value, field) === undefined) continue;

@@ -1,4 +1,4 @@
-import type { RuleFormat } from '../rule-kind';
+import { RuleFormat } from '../rule-format';
 import { detectFormat } from './detect-format';
 import { importAgentDock } from './import-agentdock';
 import { importContract } from './import-contracts';
@@ -32,10 +32,16 @@ export function importRules(source: ParsedSource, format: RuleFormat | 'auto' = 
             file: source.file,
             path: '',
             problem: 'cannot tell which rules format this file is in',
-            fix: 'pass --format toolrail|letta|agentdock|contracts|graph, or see docs/rules.md for what each looks like',
+            fix: `pass --format ${Object.values(RuleFormat).join('|')}, or see docs/rules.md for what each looks like`,
           },
         ],
         warnings: [],
       };
+    default:
+      return unknownFormat(chosen);
   }
+}
+
+function unknownFormat(format: never): never {
+  throw new Error(`no importer for rules format ${JSON.stringify(format)}`);
 }

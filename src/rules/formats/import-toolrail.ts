@@ -1,38 +1,20 @@
+import { ruleKindModule } from '../kinds/registered-rule-kinds';
 import type { RuleSettings } from '../model/rule';
-import { RuleFormat } from '../rule-kind';
-import { ImportContext, isRecord, own } from './import-context';
+import type { RuleEnforcement } from '../rule-enforcement';
+import { RuleFormat } from '../rule-format';
+import { ImportContext } from './import-context';
 import type { ImportResult } from './import-result';
+import { isRecord } from './is-record';
+import { own } from './own-property';
 import type { ParsedSource, ValuePath } from './source-locator';
 
-const topLevelKeys = ['toolrail', 'default', 'onEmpty', 'maxTurnsPerRun', 'rules', 'description'];
-
-function normalizeMapping(
-  context: ImportContext,
-  rule: Record<string, unknown>,
-  at: ValuePath,
-): Record<string, unknown> {
-  const mapping = own(rule, 'mapping');
-  if (isRecord(mapping)) {
-    const keys = context.keysOf([...at, 'mapping'], mapping);
-    return { ...rule, mapping: keys.map((key) => ({ when: key, child: mapping[key] })) };
-  }
-  if (Array.isArray(mapping)) {
-    return {
-      ...rule,
-      mapping: (mapping as unknown[]).map((entry): unknown => {
-        if (!isRecord(entry)) return entry;
-        const when = own(entry, 'when');
-        return typeof when === 'boolean' || typeof when === 'number' ? { ...entry, when: String(when) } : entry;
-      }),
-    };
-  }
-  return rule;
-}
+const topLevelKeys = ['toolrail', 'default', 'onEmpty', 'maxTurnsPerRun', 'enforcement', 'rules', 'description'];
 
 function readSettings(context: ImportContext, value: Record<string, unknown>): RuleSettings {
   const onEmpty = own(value, 'onEmpty');
   const maxTurns = own(value, 'maxTurnsPerRun');
-  const settings: { onEmpty?: 'end-run' | 'allow-all'; maxTurnsPerRun?: number } = {};
+  const enforcement = own(value, 'enforcement');
+  const settings: { onEmpty?: 'end-run' | 'allow-all'; maxTurnsPerRun?: number; enforcement?: RuleEnforcement } = {};
   if (onEmpty === 'end-run' || onEmpty === 'allow-all') settings.onEmpty = onEmpty;
   else if (onEmpty !== undefined) {
     context.report(
@@ -53,13 +35,23 @@ function readSettings(context: ImportContext, value: Record<string, unknown>): R
       'write maxTurnsPerRun: 50',
     );
   }
+  if (enforcement === 'enforce' || enforcement === 'shadow') settings.enforcement = enforcement;
+  else if (enforcement !== undefined) {
+    context.report(
+      'error',
+      'invalid-setting',
+      ['enforcement'],
+      `enforcement must be enforce or shadow, not ${JSON.stringify(enforcement)}`,
+      'write enforcement: shadow to report the rules without enforcing them (or enforce, the default)',
+    );
+  }
   return settings;
 }
 
 /**
- * Imports the unified toolrail format: `{toolrail: 1, default?, onEmpty?, maxTurnsPerRun?, rules: [...]}`,
- * each rule `{kind, ...}` as in docs/rules.md. A conditional `mapping` may be an object (file order
- * kept) or a list of `{when, child}`.
+ * Imports the unified toolrail format: `{toolrail: 1, default?, onEmpty?, maxTurnsPerRun?, enforcement?,
+ * rules: [...]}`, each rule `{kind, ...}` as in docs/rules.md; a kind may first normalise what the file
+ * wrote (a conditional `mapping` may be an object, file order kept, or a list of `{when, child}`).
  */
 export function importToolrail(source: ParsedSource): ImportResult {
   const context = new ImportContext(source, RuleFormat.toolrail);
@@ -113,7 +105,9 @@ export function importToolrail(source: ParsedSource): ImportResult {
       );
       return;
     }
-    context.addRule(rule['kind'] === 'conditional' ? normalizeMapping(context, rule, at) : rule, { at, index: i });
+    const kind = own(rule, 'kind');
+    const mapping = typeof kind === 'string' ? ruleKindModule(kind)?.formats.toolrail : undefined;
+    context.addRule(mapping === undefined ? rule : mapping.normalize(rule, at, context), { at, index: i });
   });
   const policy = own(value, 'default');
   if (policy === 'allow' || policy === 'block') {

@@ -1,10 +1,8 @@
 import type { CompiledRuleSet } from '../compiled-rule-set';
-import { positionTools } from '../engine/rule-index';
-import { describeOutputCondition } from '../engine/output-conditions';
+import type { GraphDraw } from '../kinds/graph-draw';
+import { ruleKindModule } from '../kinds/registered-rule-kinds';
 
-/** The start and end of a run, as pseudo-nodes. */
-export const startNode = '(start)';
-export const endNode = '(end)';
+export { endNode, startNode } from '../kinds/graph-draw';
 
 /** One labelled edge between two tools (or a pseudo-node). */
 export interface RuleGraphEdge {
@@ -21,20 +19,10 @@ export interface RuleGraph {
   readonly edges: RuleGraphEdge[];
 }
 
-function sequenceEdges(
-  positions: readonly (string | readonly string[])[],
-  label: string,
-  edges: RuleGraphEdge[],
-): void {
-  for (let p = 1; p < positions.length; p++) {
-    for (const from of positionTools(positions[p - 1] ?? [])) {
-      for (const to of positionTools(positions[p] ?? []))
-        edges.push({ from, to, label: `${label} ${p}→${p + 1}`, dashed: false });
-    }
-  }
-}
-
-/** Builds the graph of a rule set: requires, forbids, child, parent, conditional (with output keys), sequence order. */
+/**
+ * Builds the graph of a rule set, each rule drawn by its kind: requires, forbids, child, parent,
+ * conditional (with output keys), sequence order, preconditions, init and terminal edges, notes.
+ */
 export function ruleGraph(rules: CompiledRuleSet): RuleGraph {
   const edges: RuleGraphEdge[] = [];
   const notes = new Map<string, string[]>();
@@ -43,72 +31,17 @@ export function ruleGraph(rules: CompiledRuleSet): RuleGraph {
     if (text !== undefined && !list.includes(text)) list.push(text);
     notes.set(tool, list);
   };
-  let sequenceNumber = 0;
+  const counts = new Map<string, number>();
   for (const rule of rules.rules) {
     if ('tool' in rule) note(rule.tool);
-    switch (rule.kind) {
-      case 'requires':
-        for (const after of rule.after) {
-          const label = `requires${rule.mode === 'any' ? ' (any)' : ''}${rule.scope === 'run' ? ' in run' : ''}`;
-          edges.push({ from: after, to: rule.tool, label, dashed: false });
-        }
-        break;
-      case 'forbids_after':
-        for (const forbidden of rule.forbids)
-          edges.push({ from: rule.tool, to: forbidden, label: 'forbids', dashed: true });
-        break;
-      case 'child':
-      case 'parent':
-        for (const child of rule.children) edges.push({ from: rule.tool, to: child, label: rule.kind, dashed: false });
-        break;
-      case 'conditional': {
-        const on = rule.path ?? 'output';
-        for (const entry of rule.mapping)
-          edges.push({ from: rule.tool, to: entry.child, label: `${on} = ${entry.when}`, dashed: false });
-        if (rule.default_child !== undefined)
-          edges.push({ from: rule.tool, to: rule.default_child, label: 'default', dashed: false });
-        if (rule.strict) note(rule.tool, 'strict mapping');
-        break;
-      }
-      case 'precondition': {
-        if (rule.requires_prior_tool === undefined) break;
-        const parts = (rule.with_output ?? []).map((condition) => describeOutputCondition(condition));
-        if (rule.resource) parts.push(`same ${rule.resource.path}`);
-        const label = parts.length > 0 ? `precondition: ${parts.join(', ')}` : 'precondition';
-        edges.push({ from: rule.requires_prior_tool, to: rule.tool, label, dashed: false });
-        if (rule.requires_step_count) note(rule.tool, `after ${rule.requires_step_count.gte} turns`);
-        break;
-      }
-      case 'sequence':
-        sequenceNumber += 1;
-        for (const position of rule.positions) for (const tool of positionTools(position)) note(tool);
-        sequenceEdges(rule.positions, `sequence ${sequenceNumber}`, edges);
-        break;
-      case 'step':
-        for (const position of rule.sequence ?? []) for (const tool of positionTools(position)) note(tool);
-        sequenceEdges(rule.sequence ?? [], `step ${rule.name}`, edges);
-        break;
-      case 'init':
-        edges.push({ from: startNode, to: rule.tool, label: 'init', dashed: false });
-        break;
-      case 'terminal':
-        edges.push({ from: rule.tool, to: endNode, label: 'terminal', dashed: false });
-        break;
-      case 'required_before_exit':
-        edges.push({ from: rule.tool, to: endNode, label: 'required before exit', dashed: true });
-        break;
-      case 'max_count':
-        note(rule.tool, `max ${rule.limit}/${rule.scope}`);
-        break;
-      case 'continue':
-        note(rule.tool, 'continue');
-        break;
-      case 'requires_approval':
-        note(rule.tool, 'needs approval');
-        break;
-      case 'default':
-        break;
-    }
+    const nthOfKind = (counts.get(rule.kind) ?? 0) + 1;
+    counts.set(rule.kind, nthOfKind);
+    const draw: GraphDraw = {
+      edge: (from, to, label, dashed = false) => edges.push({ from, to, label, dashed }),
+      note,
+      nthOfKind,
+    };
+    ruleKindModule(rule.kind)?.graph(rule, draw);
   }
   for (const edge of edges) {
     note(edge.from);

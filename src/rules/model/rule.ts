@@ -1,5 +1,6 @@
-import type { RuleFormat } from '../rule-kind';
-import type { RuleBody } from './rule-schema';
+import type { RuleFormat } from '../rule-format';
+import type { RuleBody } from '../rule-kind-types';
+import type { RuleEnforcement } from '../rule-enforcement';
 
 /** Where a rule was read from. */
 export interface RuleSource {
@@ -23,6 +24,11 @@ export interface RuleSettings {
   readonly onEmpty?: 'end-run' | 'allow-all';
   /** How many turns one run may take before it ends with `turn_limit`. Defaults to 50. */
   readonly maxTurnsPerRun?: number;
+  /**
+   * `shadow`: the document's rules are only reported (see `RuleEnforcement`); a rule's own `enforcement` wins.
+   * Defaults to `enforce`.
+   */
+  readonly enforcement?: RuleEnforcement;
 }
 
 /** The rules read from one file (or one contract directory), in the unified model. */

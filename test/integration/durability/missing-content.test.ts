@@ -162,8 +162,9 @@ describe('an External Storage claim in a session history, deleted by hand', () =
     await store.deleteSession(sessionId);
     try {
       await withSessionWorker(worker, async ({ client }) => {
-        // Replaying the history needs the claim: the workflow task fails, and every command says why.
-        const why = `cannot run: its workflow task fails: Content `;
+        // Replaying the history needs the claim, which the session read before: the workflow task fails
+        // (the store holds nothing of the claim: it waits for it), and every command says why.
+        const why = `cannot run: its workflow task fails: Waiting for the content store to read an External Storage claim (the store holds nothing of this claim): Content `;
         const sent = await runCli(['send', sessionId, 'Hello?', ...harnessConnectionArgs()]);
         expect(sent.code).toBe(1);
         expect(sent.stderr).toContain(`session ${sessionId} ${why}`);

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ToolrailClient } from '../../../src/client/toolrail-client';
+import { LocalLiveChannel } from '../../../src/live';
 import { feedQuery } from '../../../src/session';
 import type { FeedEvent } from '../../../src/session';
 import { bundleSessionWorkflows } from '../../../src/worker/bundle-session-workflows';
@@ -19,9 +20,13 @@ import { killWorkerChildren, startWorkerChild } from '../../helpers/worker-child
  * tool call (a new one replays the session), and continue-as-new every three turns. One subscriber
  * follows from the start, disconnects when the worker dies and reconnects from where it stopped once
  * the session has continued as new twice; another starts after the session ended. Both see every
- * event exactly once, in order, and the same events.
+ * event exactly once, in order, and the same events: without a live channel (queries), and with
+ * one (the workers publish each workflow task's events once it is durable).
  */
-describe('the live feed across a worker crash and continue-as-new', () => {
+describe.each([
+  { channel: 'without a live channel', live: false },
+  { channel: 'with the local live channel', live: true },
+])('the live feed across a worker crash and continue-as-new, $channel', ({ live }) => {
   const children = new Set<ChildProcess>();
   let connections: HarnessConnections;
   let workDirectory: string;
@@ -33,23 +38,34 @@ describe('the live feed across a worker crash and continue-as-new', () => {
     bundlePath = path.join(workDirectory, 'workflows.js');
     writeFileSync(bundlePath, (await bundleSessionWorkflows()).code);
   });
+  const channels: LocalLiveChannel[] = [];
   afterAll(async () => {
     killWorkerChildren(children);
+    await Promise.all(channels.map((channel) => channel.close()));
     await connections?.close();
     if (workDirectory) rmSync(workDirectory, { recursive: true, force: true });
   });
 
   it('sees every event exactly once and in order, whether it reconnects after the crash or starts late', async () => {
     const taskQueue = uniqueName('feed-crash');
+    const liveDirectory = path.join(workDirectory, 'live');
     const env = {
       TOOLRAIL_TEST_ADDRESS: inject('temporalAddress'),
       TOOLRAIL_TEST_NAMESPACE: connections.namespace,
       TOOLRAIL_TEST_TASK_QUEUE: taskQueue,
       TOOLRAIL_TEST_WORKFLOW_BUNDLE: bundlePath,
       TOOLRAIL_CONTENT_STORE: path.join(workDirectory, 'content'),
+      // The workers publish on the local channel (createWorker's default is TOOLRAIL_LIVE).
+      ...(live ? { TOOLRAIL_LIVE: `local:${liveDirectory}` } : {}),
     };
     const firstWorker = await startWorkerChild('test/fixtures/feed-worker.ts', env, children);
-    const toolrail = new ToolrailClient({ client: connections.client, taskQueue });
+    const channel = live ? new LocalLiveChannel({ directory: liveDirectory }) : undefined;
+    channels.push(...(channel ? [channel] : []));
+    const toolrail = new ToolrailClient({
+      client: connections.client,
+      taskQueue,
+      ...(channel ? { live: channel } : {}),
+    });
     const session = await toolrail.startSession({
       sessionId: uniqueName('feed-crash-session'),
       rules: compileRules({ toolrail: 1, rules: [] }),

@@ -1,5 +1,8 @@
+import { readUIMessageStream, uiMessageChunkSchema, validateUIMessages } from 'ai';
+import type { UIMessageChunk as AIUIMessageChunk } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { uiMessageChunker } from '../../../src/client';
+import type { UIMessageChunk } from '../../../src/client';
 import type { FeedEvent, FeedEventBody } from '../../../src/session';
 
 function feed(...bodies: FeedEventBody[]): FeedEvent[] {
@@ -53,5 +56,122 @@ describe('the UI message stream of a feed', () => {
     });
     expect(chunks.find((chunk) => chunk.type === 'data-run-ended')).toMatchObject({ data: { usage: totals } });
     expect(chunks.at(-1)).toEqual({ type: 'finish', finishReason: 'length' });
+  });
+});
+
+describe('the UI message stream of a run with tools', () => {
+  const ref = (key: string) => ({ key, bytes: 10, preview: 'stored' });
+  const run = feed(
+    { type: 'run_started', message: ref('m') },
+    { type: 'turn_started' },
+    {
+      type: 'model_responded',
+      calls: [
+        { callId: 'early', tool: 'deploy', args: { value: {} } },
+        { callId: 'look', tool: 'lookup', args: { value: { id: 'A1' } } },
+        { callId: 'go', tool: 'deploy', args: { value: { where: 'prod' } } },
+        { callId: 'late', tool: 'deploy', args: { value: { where: 'dev' } } },
+      ],
+      message: ref('a'),
+    },
+    { type: 'verdict', callId: 'early', tool: 'deploy', verdict: 'blocked', reasons: [{ code: 'x', message: 'no' }] },
+    { type: 'verdict', callId: 'look', tool: 'lookup', verdict: 'allowed', reasons: [] },
+    { type: 'batch_started', index: 0, size: 1, callIds: ['look'] },
+    {
+      type: 'tool_ended',
+      callId: 'look',
+      tool: 'lookup',
+      isError: false,
+      output: { preview: '{"id"', truncated: true },
+      ref: ref('r'),
+    },
+    { type: 'verdict', callId: 'go', tool: 'deploy', verdict: 'allowed', reasons: [] },
+    {
+      type: 'approvals_requested',
+      approvals: [
+        {
+          callId: 'go',
+          tool: 'deploy',
+          input: { value: { where: 'prod' } },
+          reason: 'asks',
+          destructive: true,
+          deadline: 9,
+        },
+      ],
+    },
+    { type: 'approval_decided', callId: 'go', approved: true },
+    { type: 'approvals_closed', decisions: [{ callId: 'go', tool: 'deploy', decision: 'approved' }] },
+    { type: 'tool_ended', callId: 'go', tool: 'deploy', isError: false, output: { value: 'done' } },
+    {
+      type: 'approvals_requested',
+      approvals: [
+        {
+          callId: 'late',
+          tool: 'deploy',
+          input: { value: { where: 'dev' } },
+          reason: 'asks',
+          destructive: true,
+          deadline: 9,
+        },
+      ],
+    },
+    { type: 'approvals_closed', decisions: [{ callId: 'late', tool: 'deploy', decision: 'timed_out' }] },
+    { type: 'run_ended', reason: 'answered' },
+  );
+
+  it("gives every chunk in the AI SDK's schema, tool outputs as values and approvals as the AI SDK's own", async () => {
+    const chunker = uiMessageChunker({
+      sessionId: 's',
+      readToolOutput: (stored) => Promise.resolve(stored.key === 'r' ? { output: { id: 'A1', ok: true } } : undefined),
+    });
+    const chunks: UIMessageChunk[] = [];
+    for (const event of run) chunks.push(...(await chunker(event)));
+    const schema = uiMessageChunkSchema();
+    for (const chunk of chunks)
+      expect(await schema.validate?.(chunk), JSON.stringify(chunk)).toMatchObject({ success: true });
+    const messages = [];
+    const stream = new ReadableStream<AIUIMessageChunk>({
+      start(controller) {
+        for (const chunk of chunks) controller.enqueue(chunk);
+        controller.close();
+      },
+    });
+    for await (const message of readUIMessageStream({ stream, terminateOnError: true })) messages.push(message);
+    const message = messages.at(-1);
+    await validateUIMessages({ messages: message ? [message] : [] });
+    const tools = (message?.parts ?? []).filter((part) => part.type === 'dynamic-tool');
+    expect(tools.map(({ toolCallId, state }) => [toolCallId, state])).toEqual([
+      ['early', 'output-error'],
+      ['look', 'output-available'],
+      ['go', 'output-available'],
+      ['late', 'output-denied'],
+    ]);
+    expect(tools[1]).toMatchObject({ input: { id: 'A1' }, output: { id: 'A1', ok: true } });
+    expect(tools[2]).toMatchObject({
+      output: 'done',
+      approval: { id: 'approval-go', approved: true, requestReason: 'asks' },
+    });
+    expect(tools[3]).toMatchObject({ approval: { approved: false, reason: 'No one decided in time.' } });
+  });
+
+  it('opens a call only when the session takes it up, so a pause for approval leaves no call without an answer', async () => {
+    const chunker = uiMessageChunker({ sessionId: 's' });
+    const chunks = [];
+    for (const event of run.slice(0, 9)) chunks.push(...(await chunker(event)));
+    const opened = chunks.flatMap((chunk) => (chunk.type === 'tool-input-available' ? [chunk.toolCallId] : []));
+    expect(opened).toEqual(['early', 'look', 'go']);
+    expect(chunks.at(-1)).toEqual({
+      type: 'tool-approval-request',
+      approvalId: 'approval-go',
+      toolCallId: 'go',
+      reason: 'asks',
+    });
+  });
+
+  it('writes no chunks for what it only follows, and goes on from there', async () => {
+    const chunker = uiMessageChunker({ sessionId: 's' });
+    for (const event of run.slice(0, 9)) expect(await chunker(event, { quiet: true })).toEqual([]);
+    const next = await chunker(run[9] as FeedEvent);
+    expect(next).toEqual([{ type: 'tool-approval-response', approvalId: 'approval-go', approved: true }]);
   });
 });

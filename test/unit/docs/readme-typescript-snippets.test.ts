@@ -26,6 +26,7 @@ function compilerOptions(): ts.CompilerOptions {
     paths: {
       toolrail: [path.join(root, 'src', 'index.ts')],
       'toolrail/testing': [path.join(root, 'src', 'testing.ts')],
+      'toolrail/ai-sdk': [path.join(root, 'src', 'ai-sdk-entry.ts')],
     },
   };
 }

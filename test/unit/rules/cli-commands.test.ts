@@ -22,6 +22,45 @@ describe('toolrail simulate (process)', () => {
     ]);
   });
 
+  it('prints what shadow rules would have refused and hidden in their own fields, enforcing none of it', async () => {
+    const result = await toolrail(
+      'simulate',
+      '--rules',
+      fixture('shadow.toolrail.yaml'),
+      '--trace',
+      fixture('traces/shadow.trace.json'),
+    );
+    expect(result.code).toBe(0);
+    const [, checked, refunds, answer] = lines(result.stdout).map(
+      (line) => JSON.parse(line) as Record<string, unknown>,
+    );
+    expect(checked).toEqual({
+      event: 1,
+      type: 'calls',
+      visible: ['check_eligibility'],
+      calls: [{ tool: 'check_eligibility', verdict: 'allowed', reasons: [] }],
+    });
+    expect(refunds).toMatchObject({
+      calls: [
+        { tool: 'issue_refund', verdict: 'allowed', reasons: [] },
+        {
+          tool: 'issue_refund',
+          verdict: 'allowed',
+          reasons: [],
+          shadowRefused: [{ code: 'max_count_reached', rule: { id: 'one-refund-per-run', line: 7 } }],
+        },
+      ],
+    });
+    expect(answer).toEqual({
+      event: 3,
+      type: 'text',
+      visible: ['check_eligibility', 'issue_refund'],
+      shadowHidden: ['issue_refund'],
+      endsRun: true,
+      reasons: [],
+    });
+  });
+
   it('combines several --rules of different formats', async () => {
     const result = await toolrail(
       'simulate',

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkSessionInput } from '../../../src/session';
 import type { InputProblem } from '../../../src/session';
 import { TolerantPayloadConverter } from '../../../src/session/payload-converter';
+import { unreadableClaimPayload } from '../../../src/store/unreadable-claim-payload';
 import { compileRules } from '../../helpers/compile-rules';
 
 const rulesFile = {
@@ -44,6 +45,14 @@ describe('checkSessionInput', () => {
     expect(lines(marker)[0]).toMatch(
       /^: the start input could not be decoded \(encoding binary\/encrypted: .*\); .*same codecs as the workers$/,
     );
+  });
+
+  it('refuses an input that is an External Storage claim the worker can never read, saying why', () => {
+    const converter = new TolerantPayloadConverter();
+    const why = { code: 'CONTENT_MISSING' as const, message: 'its content (key k of session "s") is gone' };
+    expect(lines(converter.fromPayload(unreadableClaimPayload(why)))).toEqual([
+      ': the start input is an External Storage claim that cannot be read (CONTENT_MISSING): its content (key k of session "s") is gone',
+    ]);
   });
 
   it('lists a missing rules and model together', () => {

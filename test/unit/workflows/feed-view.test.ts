@@ -54,7 +54,7 @@ function freshState(queuedMessages: SessionState['queuedMessages'] = []): Sessio
 const ref = (key: string): MessageRef => ({ key, bytes: 10, preview: key, role: 'user' });
 
 /** A session's state and its feed, fed events the way `Session.emit` does: the fold first, then the view. */
-function session(feed: FeedView = feedView(undefined, defaultFeedWindowBytes), state = freshState()) {
+function session(feed: FeedView = feedView(undefined, { windowBytes: defaultFeedWindowBytes }), state = freshState()) {
   return {
     feed,
     state,
@@ -100,7 +100,7 @@ describe('the feed view', () => {
       { type: 'run_ended', reason: 'interrupted' }, // 4
       { type: 'run_started', run: 2, queued: 'stop', message: ref('stop') }, // 5
     );
-    const next = session(feedView(s.feed.carried(), defaultFeedWindowBytes), freshState(['second']));
+    const next = session(feedView(s.feed.carried(), { windowBytes: defaultFeedWindowBytes }), freshState(['second']));
     next.emit({ type: 'run_started', run: 3, queued: 'second', message: ref('second') });
     const started = next.all().filter((event) => event.type === 'run_started');
     expect(started.map((event) => [event.offset, event.messageOffset])).toEqual([
@@ -225,7 +225,7 @@ describe('the feed view', () => {
         role: 'tool',
       },
     }));
-    const s = session(feedView(undefined, 4 * defaultFeedWindowBytes));
+    const s = session(feedView(undefined, { windowBytes: 4 * defaultFeedWindowBytes }));
     s.emit({ type: 'results_appended', results });
     const pages = [s.feed.read({ from: 0 })];
     while (pages.at(-1)!.next < pages.at(-1)!.end) pages.push(s.feed.read({ from: pages.at(-1)!.next }));
@@ -239,7 +239,7 @@ describe('the feed view', () => {
     for (const page of pages)
       expect(Buffer.byteLength(JSON.stringify(page))).toBeLessThanOrEqual(maxFeedPageBytes + 1_024);
 
-    const single = session(feedView(undefined, 4 * defaultFeedWindowBytes));
+    const single = session(feedView(undefined, { windowBytes: 4 * defaultFeedWindowBytes }));
     single.emit({ type: 'results_appended', results: results.slice(0, 1) });
     expect(single.all().map((event) => event.type)).toEqual(['results_appended']);
     expect(single.all().flatMap((event) => (event.type === 'results_appended' ? event.results : []))).toMatchObject([
@@ -256,7 +256,7 @@ describe('the feed view', () => {
     expect(carriedBytes).toBeLessThanOrEqual(maxCarriedFeedBytes);
     expect(carriedBytes).toBeGreaterThan(maxCarriedFeedBytes - 200);
     expect(carried.window.at(-1)?.offset).toBe(399);
-    const next = session(feedView(carried, defaultFeedWindowBytes));
+    const next = session(feedView(carried, { windowBytes: defaultFeedWindowBytes }));
     next.emit({ type: 'continued_as_new' });
     expect(next.feed.read({ from: 399 }).events.map((event) => [event.offset, event.type])).toEqual([
       [399, 'notice'],

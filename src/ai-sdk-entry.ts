@@ -1,0 +1,24 @@
+/**
+ * `toolrail/ai-sdk`: toolrail's rules in any AI SDK loop (`generateText`, `streamText`,
+ * `ToolLoopAgent`, `WorkflowAgent`) without Temporal, and AI SDK tools (`tool()`, `dynamicTool()`)
+ * as session tools. Needs the `ai` package (an optional peer dependency of toolrail).
+ * @module
+ */
+export {
+  AiSdkToolInvalidError,
+  RuleBlockedError,
+  RuleStateInvalidError,
+  RuleToolMissingError,
+  ToolrailPolicy,
+  createToolrailPolicy,
+  defineAiSdkTools,
+  readRuleState,
+} from './ai-sdk';
+export type {
+  AiSdkToolApproval,
+  AiSdkToolMetadata,
+  DefineAiSdkToolsOptions,
+  PolicyToolChoice,
+  ToolrailPolicyEvent,
+  ToolrailPolicyOptions,
+} from './ai-sdk';
