@@ -22,6 +22,11 @@ const parts = {
     deterministic: true,
     mayImport: ['kernel', 'rules', 'dispatch', 'models', 'store'],
   },
+  'child-sessions': {
+    folder: 'src/child-sessions',
+    deterministic: true,
+    mayImport: ['kernel', 'rules', 'session', 'models', 'workflows', 'activities'],
+  },
   workflows: {
     folder: 'workflows',
     deterministic: true,
@@ -37,7 +42,10 @@ const parts = {
     folder: 'activities',
     mayImport: ['kernel', 'dispatch', 'session', 'models', 'tools', 'conversation', 'store'],
   },
-  worker: { folder: 'src/worker', mayImport: ['activities', 'tools', 'models', 'store', 'tracing'] },
+  worker: {
+    folder: 'src/worker',
+    mayImport: ['kernel', 'session', 'activities', 'tools', 'models', 'store', 'tracing'],
+  },
   client: {
     folder: 'src/client',
     mayImport: ['kernel', 'workflows', 'rules', 'session', 'models', 'conversation', 'store', 'tracing'],
@@ -45,7 +53,7 @@ const parts = {
   devserver: { folder: 'src/devserver', mayImport: ['kernel', 'session'] },
   cli: { folder: 'src/cli', mayImport: ['rules', 'rules-files', 'session', 'store', 'client', 'worker', 'devserver'] },
 };
-const packageRoots = ['src/index.ts', 'src/client-entry.ts', 'src/testing.ts'];
+const packageRoots = ['src/index.ts', 'src/client-entry.ts', 'src/testing.ts', 'src/workflow-entry.ts'];
 
 /** `import-x/no-restricted-paths` zones: no part it may not import, and no other part's internals. */
 const boundaryZones = [

@@ -17,6 +17,7 @@ const resolve = {
     { find: /^toolrail$/, replacement: fileURLToPath(new URL('./src/index.ts', import.meta.url)) },
     { find: /^toolrail\/client$/, replacement: fileURLToPath(new URL('./src/client-entry.ts', import.meta.url)) },
     { find: /^toolrail\/testing$/, replacement: fileURLToPath(new URL('./src/testing.ts', import.meta.url)) },
+    { find: /^toolrail\/workflow$/, replacement: fileURLToPath(new URL('./src/workflow-entry.ts', import.meta.url)) },
   ],
 };
 

@@ -135,8 +135,8 @@ export type {
 } from './store';
 
 // Workers.
-export { createWorker } from './worker';
-export type { CreateWorkerOptions } from './worker';
+export { createWorker, toolrailPlugin, ToolrailPlugin, ToolrailPluginError, ToolrailPluginErrorCode } from './worker';
+export type { CreateWorkerOptions, ToolrailPluginOptions } from './worker';
 export { bundleSessionWorkflows } from './worker';
 export type { SessionBundleOptions } from './worker';
 export { workflowsPath } from './worker';

@@ -17,6 +17,7 @@ import { beginSessionHere, recordSessionStore } from './wait-for-store';
 import type { Session } from './session';
 import { feedView, installFeedHandlers } from './session-feed';
 import { installHandlers } from './session-handlers';
+import { reportToParentView } from './report-to-parent';
 import { startInput } from './start-input';
 import { sessionSpans } from './session-spans';
 import { isEnding } from './session-state';
@@ -81,7 +82,8 @@ function openSession(input: SessionInput): Session {
   const feed = feedView(input.carried?.feed, state.queuedMessages.length, limits.feedWindowBytes, {
     resultsInParts: currentPatches(),
   });
-  const session = createSession(state, { transcript, feed }, [ui.onEvent], sessionSpans());
+  const parent = reportToParentView(input);
+  const session = createSession(state, { transcript, feed }, parent ? [ui.onEvent, parent] : [ui.onEvent], sessionSpans());
   installHandlers(session);
   installFeedHandlers(session);
   if (input.carried === undefined && input.firstMessage !== undefined)
@@ -143,6 +145,7 @@ function createSessionState(
     statusBeforeApproval: 'idle',
     lastRunEnd: null,
     lastTool: null,
+    answer: undefined,
     catalog: { version: '', tools: [], hiddenDeferredTools: [] },
     pendingApprovals: new Map(),
     decisions: new Map(),

@@ -14,3 +14,12 @@ export const workflowsPath = workflowsModule('index');
 
 /** The module a bundle preloads to turn the workflows' stack traces off (`workflows/stack-traces-off.ts`). */
 export const stackTracesOffPath = workflowsModule('stack-traces-off');
+
+/**
+ * The bundle's entry point when toolrail's workflows join a worker's own (`toolrailPlugin`): it
+ * re-exports the module {@link userWorkflowsAlias} names, and toolrail's workflows.
+ */
+export const withUserWorkflowsPath = workflowsModule('with-user-workflows');
+
+/** The module name `withUserWorkflowsPath` imports the worker's own workflows by (a bundler alias). */
+export const userWorkflowsAlias = '__toolrail_user_workflows__';

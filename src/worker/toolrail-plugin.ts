@@ -1,0 +1,220 @@
+import { SimplePlugin } from '@temporalio/plugin';
+import type { ClientOptions, ClientPlugin, ConnectionPlugin } from '@temporalio/client';
+import type { DataConverter, PayloadCodec } from '@temporalio/common';
+import { Runtime } from '@temporalio/worker';
+import type {
+  BundleOptions,
+  BundlerPlugin,
+  NativeConnection,
+  NativeConnectionPlugin,
+  ReplayWorkerOptions,
+  Worker,
+  WorkerOptions,
+  WorkerPlugin,
+} from '@temporalio/worker';
+import { createChildSessionActivities, createModelTextFeed, createSessionActivities } from '../../activities';
+import type { LanguageModelV4 } from '../models';
+import { createExternalStorage, openContentStore } from '../store';
+import type { ContentStore } from '../store';
+import { ToolRegistry } from '../tools';
+import { workerTracingOptions } from '../tracing';
+import { checkNamespaceSearchAttributes } from './check-namespace-search-attributes';
+import { refuseActivityNameClashes, refuseReplacedActivities } from './activity-name-clashes';
+import { joinUserWorkflows } from './join-user-workflows';
+import { tracingWorkflowInterceptorsModule } from './bundle-traced-workflows';
+import type { ToolrailPluginOptions } from './toolrail-plugin-options';
+import { ToolrailPluginError } from './toolrail-plugin-error';
+import { workflowsPath } from './workflows-path';
+
+/** The plugin's name, as Temporal lists plugins. */
+const pluginName = 'toolrail';
+
+/** Cancellations reach a running tool through its heartbeats: a short throttle lets an interrupt stop it within about a second. */
+const heartbeatThrottle = '500 milliseconds';
+
+/**
+ * toolrail as a Temporal plugin, on `@temporalio/plugin`'s `SimplePlugin`: on a worker it adds the
+ * session workflow to the worker's own workflows (one bundle), toolrail's activities to the
+ * worker's, its External Storage (unless the worker has its own) and, with `tracing`, its
+ * interceptors; on a client (or a connection, which passes it to its clients), the External
+ * Storage. It composes with the worker's data converter, payload codecs, interceptors and other
+ * plugins, in any order: it appends, never replaces. Create it with {@link toolrailPlugin}.
+ */
+export class ToolrailPlugin
+  implements WorkerPlugin, ClientPlugin, BundlerPlugin, ConnectionPlugin, NativeConnectionPlugin
+{
+  /** The plugin's name, as Temporal lists plugins. */
+  readonly name = pluginName;
+  /** Where the sessions' conversations live (what `contentStore` named, opened). */
+  readonly contentStore: ContentStore;
+  readonly #settings: ToolrailPluginOptions;
+  /** What composes like any plugin's options (data converter, interceptors), and the worker's run. */
+  readonly #simple: SimplePlugin;
+  readonly #registry: ToolRegistry;
+  readonly #tracing: ReturnType<typeof workerTracingOptions> | undefined;
+  /** The payload codecs of each worker configured, by its namespace and task queue: filled once the worker runs. */
+  readonly #codecs = new Map<string, PayloadCodec[]>();
+  /** The activities of each worker configured, by its namespace and task queue. */
+  readonly #activities = new Map<string, Record<string, unknown>>();
+  /** Workers configured without a connection (Worker.create makes its own): their namespace is checked as they run. */
+  readonly #unchecked = new Set<string>();
+
+  constructor(options: ToolrailPluginOptions = {}) {
+    const store =
+      typeof options.contentStore === 'object' ? options.contentStore : openContentStore(options.contentStore);
+    const tracing = options.tracing ? workerTracingOptions(options.tracing) : undefined;
+    this.#simple = new SimplePlugin({
+      name: pluginName,
+      // Payloads over 256 KiB travel as claims on the content store, unless the worker or client has an External Storage.
+      dataConverter: (existing: DataConverter | undefined) =>
+        existing?.externalStorage ? existing : { ...existing, externalStorage: createExternalStorage(store) },
+      ...(tracing
+        ? {
+            workerInterceptors: { ...tracing.interceptors, workflowModules: [tracingWorkflowInterceptorsModule] },
+            clientInterceptors: tracing.interceptors.client ?? {},
+          }
+        : {}),
+    });
+    this.contentStore = store;
+    this.#settings = options;
+    this.#registry = options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools ?? []);
+    this.#tracing = tracing;
+  }
+
+  /** Whether `plugin` is toolrail's (of any copy of the package). */
+  static isToolrailPlugin(plugin: { readonly name: string }): boolean {
+    return plugin.name === pluginName;
+  }
+
+  configureClient(options: ClientOptions): ClientOptions {
+    refuseTwice('client', (options as { plugins?: readonly { name: string }[] }).plugins);
+    return this.#simple.configureClient(options);
+  }
+
+  async configureWorker(options: WorkerOptions): Promise<WorkerOptions> {
+    refuseTwice('worker', options.plugins);
+    const namespace = options.namespace ?? 'default';
+    const key = workerKey(namespace, options.taskQueue);
+    if (options.connection) await this.#checkSearchAttributes(options.connection, namespace);
+    else this.#unchecked.add(key);
+    Runtime.instance().logger.info(
+      `toolrail on task queue ${options.taskQueue}: content store ${this.contentStore.description}`,
+    );
+    const payloadCodecs: PayloadCodec[] = [...(options.dataConverter?.payloadCodecs ?? [])];
+    const activities = this.#createActivities({ namespace, payloadCodecs });
+    refuseActivityNameClashes({
+      existing: Object.keys(options.activities ?? {}),
+      toolrail: Object.keys(activities),
+      tools: this.#registry.list().map((tool) => tool.name),
+    });
+    this.#codecs.set(key, payloadCodecs);
+    this.#activities.set(key, activities);
+    const configured = this.#simple.configureWorker(withSessionWorkflows(options));
+    return {
+      ...configured,
+      activities: { ...configured.activities, ...activities },
+      ...(this.#tracing ? { sinks: { ...configured.sinks, ...this.#tracing.sinks } } : {}),
+      ...(configured.maxHeartbeatThrottleInterval === undefined
+        ? { maxHeartbeatThrottleInterval: heartbeatThrottle }
+        : {}),
+      ...(configured.defaultHeartbeatThrottleInterval === undefined
+        ? { defaultHeartbeatThrottleInterval: heartbeatThrottle }
+        : {}),
+    };
+  }
+
+  configureReplayWorker(options: ReplayWorkerOptions): ReplayWorkerOptions {
+    refuseTwice('replay worker', options.plugins);
+    const configured = this.#simple.configureReplayWorker(withSessionWorkflows(options));
+    return this.#tracing ? { ...configured, sinks: { ...configured.sinks, ...this.#tracing.sinks } } : configured;
+  }
+
+  configureBundler(options: BundleOptions): BundleOptions {
+    return joinUserWorkflows(this.#simple.configureBundler(options));
+  }
+
+  async runWorker(worker: Worker, next: (w: Worker) => Promise<void>): Promise<void> {
+    const { namespace, taskQueue, activities, loadedDataConverter } = worker.options;
+    const key = workerKey(namespace, taskQueue);
+    if (this.#unchecked.delete(key) && worker.connection)
+      await this.#checkSearchAttributes(worker.connection, namespace);
+    const ours = this.#activities.get(key);
+    if (ours) refuseReplacedActivities({ ours, registered: activities });
+    // What the activities write to the content store is encoded by the worker's codecs, plugins' included.
+    const codecs = this.#codecs.get(key);
+    codecs?.splice(0, codecs.length, ...loadedDataConverter.payloadCodecs);
+    return this.#simple.runWorker(worker, next);
+  }
+
+  #checkSearchAttributes(connection: NativeConnection, namespace: string): Promise<void> {
+    return checkNamespaceSearchAttributes({
+      connection,
+      namespace,
+      mode: this.#settings.searchAttributes ?? 'require',
+    });
+  }
+
+  #createActivities({
+    namespace,
+    payloadCodecs,
+  }: {
+    namespace: string;
+    payloadCodecs: PayloadCodec[];
+  }): Record<string, unknown> {
+    const options = this.#settings;
+    const scriptedModels =
+      options.scriptedModels instanceof Map
+        ? options.scriptedModels
+        : new Map(Object.entries((options.scriptedModels ?? {}) as Record<string, LanguageModelV4>));
+    const store = this.contentStore;
+    return {
+      ...createSessionActivities({
+        registry: this.#registry,
+        scriptedModels,
+        store,
+        payloadCodecs,
+        namespace,
+        ...(options.models ? { models: options.models } : {}),
+        ...(options.modelRegistry ? { modelRegistry: options.modelRegistry } : {}),
+        ...(options.env ? { env: options.env } : {}),
+        ...(options.hooks ? { hooks: options.hooks } : {}),
+        ...(options.onModelTextDelta ? { onModelTextDelta: options.onModelTextDelta } : {}),
+        ...(options.feedText === false ? {} : { textFeed: createModelTextFeed(options.feedText ?? {}) }),
+        ...(options.toolAbortGraceMs === undefined ? {} : { toolAbortGraceMs: options.toolAbortGraceMs }),
+        ...(options.resultOffloadBytes === undefined ? {} : { resultOffloadBytes: options.resultOffloadBytes }),
+      }),
+      ...createChildSessionActivities({ store, payloadCodecs, namespace }),
+    };
+  }
+}
+
+/**
+ * toolrail as a Temporal plugin, for `Worker.create({ plugins })` (and `NativeConnection`,
+ * `Client`, `Connection`, `bundleWorkflowCode`): one line adds agent sessions to a worker that keeps
+ * its own workflows, activities, data converter, codecs, interceptors and other plugins. Give the
+ * same plugin (or one with the same `contentStore`) to the clients that start sessions, so their
+ * big payloads travel as claims on the same store.
+ */
+export function toolrailPlugin(options: ToolrailPluginOptions = {}): ToolrailPlugin {
+  return new ToolrailPlugin(options);
+}
+
+/** Worker options that run toolrail's workflows: the worker's own `workflowsPath` (joined at bundling), or toolrail's alone. */
+function withSessionWorkflows<T extends Pick<WorkerOptions, 'workflowsPath' | 'workflowBundle'>>(options: T): T {
+  if (options.workflowsPath !== undefined || options.workflowBundle !== undefined) return options;
+  return { ...options, workflowsPath };
+}
+
+/** Refuses a list of plugins that holds toolrail's more than once. */
+function refuseTwice(where: string, plugins: readonly { readonly name: string }[] | undefined): void {
+  const count = (plugins ?? []).filter((plugin) => ToolrailPlugin.isToolrailPlugin(plugin)).length;
+  if (count <= 1) return;
+  throw new ToolrailPluginError({
+    code: 'PLUGIN_CONFIGURED_TWICE',
+    message: `toolrail's plugin is configured ${count} times on this ${where} (its plugins, its connection's included): give it once, either to the ${where} or to its connection`,
+  });
+}
+
+function workerKey(namespace: string | undefined, taskQueue: string): string {
+  return `${namespace ?? 'default'}\u0000${taskQueue}`;
+}

@@ -1,0 +1,34 @@
+import { getExternalWorkflowHandle, workflowInfo } from '@temporalio/workflow';
+import { childSessionReportSignal } from '../src/session';
+import type { ChildSessionReport, SessionInput } from '../src/session';
+import type { SessionView } from './session-views';
+
+/**
+ * The view of a child session started to report to its parent (`reportToParent`, set by
+ * `toolrail/workflow`): it signals the parent workflow (its current run) when calls wait for
+ * approval and when a run ends. A parent that has closed is not told; the session goes on.
+ * `undefined` for every other session: it issues no command.
+ */
+export function reportToParentView(input: SessionInput): SessionView | undefined {
+  const parent = workflowInfo().parent;
+  if (input.reportToParent !== true || parent === undefined) return undefined;
+  const handle = getExternalWorkflowHandle(parent.workflowId);
+  const report = (body: ChildSessionReport): void => {
+    void handle.signal(childSessionReportSignal, body).catch(() => undefined);
+  };
+  return (event, state) => {
+    if (event.type === 'approvals_requested') {
+      report({ type: 'approvals_requested', sessionId: state.sessionId, approvals: event.approvals });
+    } else if (event.type === 'run_ended') {
+      report({
+        type: 'run_ended',
+        sessionId: state.sessionId,
+        run: state.counters.runs,
+        reason: event.reason,
+        ...(event.detail === undefined ? {} : { detail: event.detail }),
+        ...(state.answer === undefined ? {} : { answer: state.answer }),
+        usage: state.usage.run,
+      });
+    }
+  };
+}
