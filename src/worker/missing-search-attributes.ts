@@ -50,14 +50,15 @@ export function describeMissingSearchAttributes(namespace: string, missing: read
     )
     .join(', ');
   const absent = missing.filter((attribute) => attribute.registeredAs === undefined);
-  const flags = absent.map(({ name, type }) => `--name ${name} --type ${type}`).join(' ');
-  const register =
-    absent.length > 0
-      ? ` Register them with: temporal operator search-attribute create --namespace ${namespace} ${flags}`
-      : '';
-  const retype =
-    absent.length < missing.length
-      ? " An attribute of another type must be removed (temporal operator search-attribute remove) and created again with toolrail's type."
-      : '';
-  return `namespace "${namespace}" lacks toolrail's search attributes ${named}: every session's workflow task would fail (BadSearchAttributes).${register}${retype} On Temporal Cloud, add them to the namespace in the Cloud UI or with tcld.`;
+  const retyped = missing.filter((attribute) => attribute.registeredAs !== undefined);
+  return [
+    `namespace "${namespace}" lacks toolrail's search attributes ${named}: every session's workflow task would fail (BadSearchAttributes). Register them, then start the worker again:`,
+    ...retyped.map(({ name }) => `  temporal operator search-attribute remove --namespace ${namespace} --name ${name}`),
+    ...(missing.length > 0
+      ? [
+          `  temporal operator search-attribute create --namespace ${namespace} ${[...absent, ...retyped].map(({ name, type }) => `--name ${name} --type ${type}`).join(' ')}`,
+        ]
+      : []),
+    '(on Temporal Cloud: in the Cloud UI, or with tcld namespace search-attributes add)',
+  ].join('\n');
 }

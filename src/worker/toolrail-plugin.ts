@@ -136,10 +136,21 @@ export class ToolrailPlugin
   async runWorker(worker: Worker, next: (w: Worker) => Promise<void>): Promise<void> {
     const { namespace, taskQueue, activities, loadedDataConverter } = worker.options;
     const key = workerKey(namespace, taskQueue);
-    if (this.#unchecked.delete(key) && worker.connection)
-      await this.#checkSearchAttributes(worker.connection, namespace);
-    const ours = this.#activities.get(key);
-    if (ours) refuseReplacedActivities({ ours, registered: activities });
+    try {
+      if (this.#unchecked.delete(key) && worker.connection)
+        await this.#checkSearchAttributes(worker.connection, namespace);
+      const ours = this.#activities.get(key);
+      if (ours) refuseReplacedActivities({ ours, registered: activities });
+    } catch (error) {
+      // Refused: the worker is stopped as it starts (so its connection can be closed), and `run()` rejects.
+      let settled = false;
+      const stopped = this.#simple.runWorker(worker, next).finally(() => (settled = true));
+      // A later plugin's runWorker may start the worker a few ticks later.
+      while (worker.getState() === 'INITIALIZED' && !settled) await new Promise((resolve) => setImmediate(resolve));
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await stopped.catch(() => undefined);
+      throw error;
+    }
     // What the activities write to the content store is encoded by the worker's codecs, plugins' included.
     const codecs = this.#codecs.get(key);
     codecs?.splice(0, codecs.length, ...loadedDataConverter.payloadCodecs);
