@@ -83,7 +83,12 @@ function openSession(input: SessionInput): Session {
     resultsInParts: currentPatches(),
   });
   const parent = reportToParentView(input);
-  const session = createSession(state, { transcript, feed }, parent ? [ui.onEvent, parent] : [ui.onEvent], sessionSpans());
+  const session = createSession(
+    state,
+    { transcript, feed },
+    parent ? [ui.onEvent, parent] : [ui.onEvent],
+    sessionSpans(),
+  );
   installHandlers(session);
   installFeedHandlers(session);
   if (input.carried === undefined && input.firstMessage !== undefined)
