@@ -17,7 +17,7 @@ import { beginSessionHere, recordSessionStore } from './wait-for-store';
 import type { Session } from './session';
 import { feedView, installFeedHandlers } from './session-feed';
 import { installHandlers } from './session-handlers';
-import { reportToParentView } from './report-to-parent';
+import { parentReports } from './report-to-parent';
 import { startInput } from './start-input';
 import { sessionSpans } from './session-spans';
 import { isEnding } from './session-state';
@@ -82,13 +82,7 @@ function openSession(input: SessionInput): Session {
   const feed = feedView(input.carried?.feed, state.queuedMessages.length, limits.feedWindowBytes, {
     resultsInParts: currentPatches(),
   });
-  const parent = reportToParentView(input);
-  const session = createSession(
-    state,
-    { transcript, feed },
-    parent ? [ui.onEvent, parent] : [ui.onEvent],
-    sessionSpans(),
-  );
+  const session = createSession(state, { transcript, feed }, [ui.onEvent, ...parentReports(input)], sessionSpans());
   installHandlers(session);
   installFeedHandlers(session);
   if (input.carried === undefined && input.firstMessage !== undefined)

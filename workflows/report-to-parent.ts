@@ -4,19 +4,19 @@ import type { ChildSessionReport, SessionInput } from '../src/session';
 import type { SessionView } from './session-views';
 
 /**
- * The view of a child session started to report to its parent (`reportToParent`, set by
+ * The views (one) of a child session started to report to its parent (`reportToParent`, set by
  * `toolrail/workflow`): it signals the parent workflow (its current run) when calls wait for
  * approval and when a run ends. A parent that has closed is not told; the session goes on.
- * `undefined` for every other session: it issues no command.
+ * None for every other session: it issues no command.
  */
-export function reportToParentView(input: SessionInput): SessionView | undefined {
+export function parentReports(input: SessionInput): SessionView[] {
   const parent = workflowInfo().parent;
-  if (input.reportToParent !== true || parent === undefined) return undefined;
+  if (input.reportToParent !== true || parent === undefined) return [];
   const handle = getExternalWorkflowHandle(parent.workflowId);
   const report = (body: ChildSessionReport): void => {
     void handle.signal(childSessionReportSignal, body).catch(() => undefined);
   };
-  return (event, state) => {
+  const view: SessionView = (event, state) => {
     if (event.type === 'approvals_requested') {
       report({ type: 'approvals_requested', sessionId: state.sessionId, approvals: event.approvals });
     } else if (event.type === 'run_ended') {
@@ -31,4 +31,5 @@ export function reportToParentView(input: SessionInput): SessionView | undefined
       });
     }
   };
+  return [view];
 }
