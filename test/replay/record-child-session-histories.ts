@@ -48,7 +48,7 @@ async function record(): Promise<void> {
   try {
     const plugin = toolrailPlugin({
       tools: [
-        ...createShopAgentTools([]),
+        ...createShopAgentTools('replay-payments'),
         defineProbeTool({ name: 'check_warehouse', probe, interruptBehavior: 'cancel' }),
       ],
       scriptedModels,

@@ -62,6 +62,16 @@ describe('recorded histories of an order workflow and the session it ran as a ch
       expect(types, name).toEqual(expect.arrayContaining(includes));
       expect(types.at(-1), name).toBe(endsWith);
     }
+    // The approved charge is the shop's own activity, scheduled once by the session on the payments task queue.
+    const scheduled = readHistory('order-with-agent-session').events.flatMap((event) => {
+      const attributes = (
+        event as {
+          activityTaskScheduledEventAttributes?: { activityType?: { name?: string }; taskQueue?: { name?: string } };
+        }
+      ).activityTaskScheduledEventAttributes;
+      return attributes ? [`${attributes.activityType?.name}@${attributes.taskQueue?.name}`] : [];
+    });
+    expect(scheduled.filter((activity) => activity.startsWith('chargeCard@'))).toEqual(['chargeCard@replay-payments']);
   });
 
   it.each(Object.keys(shapes))("replays %s deterministically on the shop's bundle", async (name) => {

@@ -60,7 +60,7 @@ describe("toolrail's plugin, configured wrongly", () => {
   });
 
   it("refuses a worker whose own activities have the names of toolrail's, or of its tools", async () => {
-    const plugin = toolrailPlugin({ tools: createShopAgentTools([]), contentStore: testContentStore() });
+    const plugin = toolrailPlugin({ tools: createShopAgentTools('payments'), contentStore: testContentStore() });
     const activityClash = await rejection(
       Worker.create({ ...workerOptions(), activities: { callModel: () => Promise.resolve() }, plugins: [plugin] }),
     );

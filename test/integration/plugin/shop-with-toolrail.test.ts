@@ -9,7 +9,10 @@ import { inject } from 'vitest';
 import { ToolrailClient } from '../../../src/client/toolrail-client';
 import type { LanguageModelV4 } from '../../../src/models';
 import { createScriptedModel, textResponse, toolCallResponse } from '../../../src/models';
+import { activityTool } from '../../../src/tools';
 import { toolrailPlugin } from '../../../src/worker';
+import { z } from 'zod';
+import { pollUntil } from '../../helpers/poll-until';
 import type { ToolrailPlugin } from '../../../src/worker';
 import { connectToHarness, uniqueName } from '../../harness/connect';
 import type { HarnessConnections } from '../../harness/connect';
@@ -19,7 +22,6 @@ import { testContentStore } from '../../helpers/session-worker';
 import { ToolProbe } from '../../helpers/tool-probe';
 import { outline } from '../../helpers/transcript-entries';
 import { killWorkerChildren, startWorkerChild } from '../../helpers/worker-child';
-import type { AgentCharge } from '../../fixtures/shop/shop-agent';
 import { createShopAgentTools, shopAgentRules, shopAgentScript } from '../../fixtures/shop/shop-agent';
 import { recordActivities } from '../../fixtures/shop/shop-activity-interceptor';
 import type { SeenActivity } from '../../fixtures/shop/shop-activity-interceptor';
@@ -53,8 +55,8 @@ describe('toolrail added to an existing worker with its plugin', () => {
   const children = new Set<ChildProcess>();
   const taskQueue = uniqueName('shop');
   const paymentsQueue = uniqueName('shop-payments');
+  const refundsQueue = uniqueName('shop-refunds');
   const seen: SeenActivity[] = [];
-  const charges: AgentCharge[] = [];
   const probe = new ToolProbe();
   const scriptedModels = new Map<string, LanguageModelV4>();
 
@@ -71,8 +73,15 @@ describe('toolrail added to an existing worker with its plugin', () => {
     const contentStore = testContentStore();
     plugin = toolrailPlugin({
       tools: [
-        ...createShopAgentTools(charges),
+        ...createShopAgentTools(paymentsQueue),
         defineProbeTool({ name: 'check_warehouse', probe, interruptBehavior: 'cancel' }),
+        activityTool({
+          name: 'refund_card',
+          description: 'Refunds an order (a worker of the refunds task queue runs it).',
+          inputSchema: z.object({ orderId: z.string(), amountCents: z.number().int().positive() }),
+          activity: { activityType: 'refundCard', taskQueue: refundsQueue, waitForWorkerMs: 1_000 },
+          requiresPermission: false,
+        }),
       ],
       scriptedModels,
       contentStore,
@@ -106,11 +115,11 @@ describe('toolrail added to an existing worker with its plugin', () => {
     if (directory) rmSync(directory, { recursive: true, force: true });
   });
 
-  const chargesInLedger = (): { orderId: string; amountCents: number }[] =>
+  const chargesInLedger = (): { orderId: string; amountCents: number; attempt: number; workflowId: string }[] =>
     readFileSync(ledger, 'utf8')
       .split('\n')
       .filter((line) => line !== '')
-      .map((line) => JSON.parse(line) as { orderId: string; amountCents: number });
+      .map((line) => JSON.parse(line) as { orderId: string; amountCents: number; attempt: number; workflowId: string });
 
   it("runs the shop's own order workflow as before: its activities on both workers, its codec and its interceptors", async () => {
     const orderId = uniqueName('ORD');
@@ -170,9 +179,9 @@ describe('toolrail added to an existing worker with its plugin', () => {
       counters: { runs: 1, blockedCalls: 1 },
     });
     expect(outcome.result.usage.session.modelCalls).toBe(5);
-    // The approved charge ran once; the denied one never ran.
-    expect(charges.filter((charge) => charge.orderId === orderId)).toEqual([
-      expect.objectContaining({ orderId, amountCents: 1_500 }),
+    // The approved charge ran once, as the shop's chargeCard on its payments worker; the refused and denied ones never ran.
+    expect(chargesInLedger().filter((charge) => charge.orderId === orderId)).toEqual([
+      expect.objectContaining({ orderId, amountCents: 1_500, attempt: 1, workflowId: sessionId }),
     ]);
 
     // The child is a session like any other: its queries, its transcript, its parent.
@@ -243,6 +252,50 @@ describe('toolrail added to an existing worker with its plugin', () => {
     const lines = outline(await session.transcript());
     expect(lines.filter((line) => line === 'run-end:interrupted')).toHaveLength(2);
     expect(lines).toContain('user:Check again, please.');
+  });
+
+  it('makes a call of an activity tool whose activity no worker has wait, saying so, and runs it once a worker takes it', async () => {
+    const sessionId = uniqueName('refund');
+    const refunds: string[] = [];
+    scriptedModels.set(
+      sessionId,
+      createScriptedModel([
+        toolCallResponse('refund_card', { orderId: 'ORD-9', amountCents: 700 }, { id: 'refund' }),
+        textResponse('Refunded.'),
+      ]),
+    );
+    const session = await toolrail.startSession({
+      sessionId,
+      rules: compileRules({ toolrail: 1, rules: [] }),
+      model: { provider: 'scripted', model: sessionId },
+      firstMessage: 'Refund ORD-9.',
+      interactive: false,
+    });
+    const waiting = await pollUntil(
+      () => session.transcript(),
+      (entries) => entries.some((entry) => entry.kind === 'notice' && entry.text.includes('waits for a worker')),
+    );
+    expect(waiting.filter((entry) => entry.kind === 'notice').map((entry) => entry.text)).toContainEqual(
+      expect.stringContaining(
+        `refund_card (call refund) waits for a worker of task queue ${refundsQueue} that has the activity refundCard`,
+      ),
+    );
+    expect((await session.status()).status).toBe('running_tools');
+    const refundsWorker = await Worker.create({
+      connection: connections.nativeConnection,
+      namespace: connections.namespace,
+      taskQueue: refundsQueue,
+      activities: {
+        refundCard: ({ orderId }: { orderId: string }) => {
+          refunds.push(orderId);
+          return Promise.resolve({ refunded: orderId });
+        },
+      },
+      dataConverter: { payloadCodecs: [new ShopCodec()] },
+    });
+    const ended = await refundsWorker.runUntil(session.result());
+    expect(ended).toMatchObject({ status: 'completed', lastRunEnd: 'answered' });
+    expect(refunds).toEqual(['ORD-9']);
   });
 
   it('refuses a child session started with a bad input, naming the problem, and starts nothing', async () => {
