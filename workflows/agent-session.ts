@@ -18,6 +18,7 @@ import type { Session } from './session';
 import { feedView, installFeedHandlers } from './session-feed';
 import { publishFeedEvent } from './live-sinks';
 import { installHandlers } from './session-handlers';
+import { parentReports } from './report-to-parent';
 import { startInput } from './start-input';
 import { sessionSpans } from './session-spans';
 import { isEnding } from './session-state';
@@ -83,7 +84,7 @@ function openSession(input: SessionInput): Session {
     resultsInParts: currentPatches(),
     onAppend: publishFeedEvent,
   });
-  const session = createSession(state, { transcript, feed }, [ui.onEvent], sessionSpans());
+  const session = createSession(state, { transcript, feed }, [ui.onEvent, ...parentReports(input)], sessionSpans());
   installHandlers(session);
   installFeedHandlers(session);
   if (input.carried === undefined && input.firstMessage !== undefined)
@@ -145,6 +146,7 @@ function createSessionState(
     statusBeforeApproval: 'idle',
     lastRunEnd: null,
     lastTool: null,
+    answer: undefined,
     catalog: { version: '', tools: [], hiddenDeferredTools: [] },
     pendingApprovals: new Map(),
     decisions: new Map(),

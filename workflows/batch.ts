@@ -1,4 +1,4 @@
-import { CancellationScope, condition, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
+import { CancellationScope, condition, setHandler } from '@temporalio/workflow';
 import { dependsOn, validate } from '../src/rules';
 import {
   approvalReason,
@@ -6,13 +6,12 @@ import {
   partitionCalls,
   refusePreparedCall,
   refuseUnapprovedCall,
-  toolActivityOptions,
 } from '../src/dispatch';
 import type { PreparedCall, UnapprovedDecision } from '../src/dispatch';
 import { approveToolCallUpdate, checkApproveToolCallInput } from '../src/session';
 import type { ApproveToolCallInput, DispatchedCall } from '../src/session';
-import type { SessionActivities } from '../activities';
-import { executeToolInput, publishCancelledCalls, refusing, traced, unpackExecutedCall, withStore } from './session';
+import { publishCancelledCalls, refusing } from './session';
+import { runCall } from './run-call';
 import type { Session } from './session';
 import type { SessionState } from './session-state';
 import { catalogNames } from './session-state';
@@ -219,10 +218,7 @@ async function runCalls(session: Session, calls: readonly RunnableCall[]): Promi
     const turn = state.turnIndex;
     let executed: DispatchedCall;
     try {
-      const input = executeToolInput(state, prepared, approved);
-      // A store failure of the tool activity means the call did not run: it runs once the store is back.
-      const run = () => withStore(session, () => traced(session, callId, () => executeToolActivity(prepared)(input)));
-      executed = unpackExecutedCall(await running.scope.run(run), prepared);
+      executed = await running.scope.run(() => runCall(session, prepared, approved));
       if (executed.outcome.type === 'tool-error') abortSiblings(prepared);
     } catch (error) {
       const byInterrupt = running.interrupted;
@@ -240,11 +236,4 @@ async function runCalls(session: Session, calls: readonly RunnableCall[]): Promi
   if (calls.length === 1 && calls[0] !== undefined) return [await runOne(calls[0])];
   batch.scope = new CancellationScope();
   return batch.scope.run(() => Promise.all(calls.map(runOne)));
-}
-
-/** The activity that executes one prepared call, with the call's own options (`toolActivityOptions`). */
-function executeToolActivity(prepared: PreparedCall): SessionActivities['executeTool'] {
-  const { local, options } = toolActivityOptions(prepared);
-  return (local ? proxyLocalActivities<SessionActivities>(options) : proxyActivities<SessionActivities>(options))
-    .executeTool;
 }

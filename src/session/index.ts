@@ -124,6 +124,9 @@ export type { CarriedTranscriptEntry } from './carried-transcript';
 export { beginTurnInProgress, carriedTurn, resumeTurnInProgress, settleTurnCalls } from './turn-in-progress';
 export type { TurnInProgress } from './turn-in-progress';
 export { toolCallFinishedLateSignal } from './tool-call-finished-late';
+export { childSessionReportSignal } from './child-session-reports';
+export type { ChildSessionReport } from './child-session-reports';
+export type { SessionAnswer } from './session-answer';
 export type { ToolCallFinishedLateInput } from './tool-call-finished-late';
 export {
   buildSessionStartInputSchema,

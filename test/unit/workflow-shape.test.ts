@@ -53,8 +53,9 @@ describe('the session workflow stays readable', () => {
 
   it('reads one turn in three files: turn.ts and batch.ts, with the state they change in session-state.ts', () => {
     const steps = new Set(['turn.ts', 'batch.ts', 'session-state.ts']);
-    // Besides one another, the turn uses only the session's glue (events, scopes, content store) and a side path for lost completions.
-    const helpers = new Set(['session.ts', 'settle-failed-call.ts', 'workflow-now.ts']);
+    // Besides one another, the turn uses only the session's glue (events, scopes, content store), a side path
+    // for lost completions, and how one call runs (toolrail's tool activity, or the user's activity).
+    const helpers = new Set(['session.ts', 'settle-failed-call.ts', 'workflow-now.ts', 'run-call.ts']);
     for (const name of ['turn.ts', 'batch.ts']) {
       const beyond = localImports(name).filter((file) => !steps.has(file) && !helpers.has(file));
       expect(beyond, `${name} imports`).toEqual([]);
