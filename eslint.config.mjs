@@ -22,6 +22,11 @@ const parts = {
     deterministic: true,
     mayImport: ['kernel', 'rules', 'dispatch', 'models', 'store'],
   },
+  'child-sessions': {
+    folder: 'src/child-sessions',
+    deterministic: true,
+    mayImport: ['kernel', 'rules', 'session', 'models', 'workflows', 'activities'],
+  },
   workflows: {
     folder: 'workflows',
     deterministic: true,
@@ -38,7 +43,10 @@ const parts = {
     folder: 'activities',
     mayImport: ['kernel', 'dispatch', 'session', 'models', 'tools', 'conversation', 'store', 'live'],
   },
-  worker: { folder: 'src/worker', mayImport: ['activities', 'tools', 'models', 'store', 'tracing', 'live'] },
+  worker: {
+    folder: 'src/worker',
+    mayImport: ['kernel', 'session', 'activities', 'tools', 'models', 'store', 'tracing', 'live'],
+  },
   client: {
     folder: 'src/client',
     mayImport: ['kernel', 'workflows', 'rules', 'session', 'models', 'conversation', 'store', 'tracing', 'live'],
@@ -50,7 +58,13 @@ const parts = {
   },
   'ai-sdk': { folder: 'src/ai-sdk', mayImport: ['kernel', 'rules', 'dispatch', 'tools'] },
 };
-const packageRoots = ['src/index.ts', 'src/client-entry.ts', 'src/testing.ts', 'src/ai-sdk-entry.ts'];
+const packageRoots = [
+  'src/index.ts',
+  'src/client-entry.ts',
+  'src/testing.ts',
+  'src/ai-sdk-entry.ts',
+  'src/workflow-entry.ts',
+];
 
 /** `import-x/no-restricted-paths` zones: no part it may not import, and no other part's internals. */
 const boundaryZones = [

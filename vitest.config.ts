@@ -18,6 +18,7 @@ const resolve = {
     { find: /^toolrail\/client$/, replacement: fileURLToPath(new URL('./src/client-entry.ts', import.meta.url)) },
     { find: /^toolrail\/testing$/, replacement: fileURLToPath(new URL('./src/testing.ts', import.meta.url)) },
     { find: /^toolrail\/ai-sdk$/, replacement: fileURLToPath(new URL('./src/ai-sdk-entry.ts', import.meta.url)) },
+    { find: /^toolrail\/workflow$/, replacement: fileURLToPath(new URL('./src/workflow-entry.ts', import.meta.url)) },
   ],
 };
 

@@ -16,6 +16,13 @@ export type {
   ToolsetByVersion,
 } from './types';
 export type { SessionActivityDependencies } from './create-session-activities';
+export { createChildSessionActivities } from './child-session-activities';
+export type {
+  ChildSessionActivities,
+  DecideSessionToolCallInput,
+  DecidedSessionToolCall,
+  ReadSessionTextInput,
+} from './child-session-activities';
 export { createLiveTextFeed, createModelTextFeed, defaultTextIntervalMs } from './model-text-feed';
 export type {
   ModelTextCall,

@@ -7,8 +7,9 @@
  */
 
 // Tools.
-export { defineTool, ToolRegistry } from './tools';
+export { activityTool, defineTool, ToolRegistry } from './tools';
 export type {
+  ActivityToolDefinition,
   AnyTool,
   Tool,
   ToolDefinition,
@@ -26,7 +27,7 @@ export type {
   ToolSource,
 } from './tools';
 export { ConcurrencyClass } from './dispatch';
-export type { InterruptBehavior, PermissionBehavior } from './dispatch';
+export type { ActivityToolTarget, InterruptBehavior, PermissionBehavior } from './dispatch';
 export type { ToolOutcome, ToolErrorOutcome, ToolResultOutcome } from './dispatch';
 export { DEFAULT_TOOL_TIMEOUT_MS, DEFAULT_MAX_RESULT_SIZE_CHARS } from './tools';
 
@@ -135,8 +136,8 @@ export type {
 } from './store';
 
 // Workers.
-export { createWorker } from './worker';
-export type { CreateWorkerOptions } from './worker';
+export { createWorker, toolrailPlugin, ToolrailPlugin, ToolrailPluginError, ToolrailPluginErrorCode } from './worker';
+export type { CreateWorkerOptions, ToolrailPluginOptions } from './worker';
 export { bundleSessionWorkflows } from './worker';
 export type { SessionBundleOptions } from './worker';
 export { workflowsPath } from './worker';

@@ -17,6 +17,7 @@ import { createSession } from './session';
 import type { Session } from './session';
 import { sealLogWhenFull, storeMessages, storeQueuedMessages, storedAs } from './session-content';
 import { installHandlers } from './session-handlers';
+import { parentReports } from './report-to-parent';
 import { sessionSpans } from './session-spans';
 import { isEnding } from './session-state';
 import type { SessionState } from './session-state';
@@ -78,7 +79,7 @@ function openSession(input: SessionInput): Session {
   const ui = temporalUiView();
   const transcript = transcriptView(input.carried?.transcript ?? [], input.carried?.transcriptStart);
   const feed = feedView(input.carried?.feed, { windowBytes: limits.feedWindowBytes, onAppend: publishFeedEvent });
-  const session = createSession(state, { transcript, feed }, [ui.onEvent], sessionSpans());
+  const session = createSession(state, { transcript, feed }, [ui.onEvent, ...parentReports(input)], sessionSpans());
   installHandlers(session);
   installFeedHandlers(session);
   if (input.carried === undefined && input.firstMessage !== undefined)
@@ -139,6 +140,7 @@ function createSessionState(
     statusBeforeApproval: 'idle',
     lastRunEnd: null,
     lastTool: null,
+    answer: undefined,
     catalog: { version: '', tools: [], hiddenDeferredTools: [] },
     pendingApprovals: new Map(),
     decisions: new Map(),

@@ -1,14 +1,10 @@
-import { CancellationScope, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
-import { readsOutput } from '../src/rules';
-import { toolActivityOptions } from '../src/dispatch';
+import { CancellationScope } from '@temporalio/workflow';
 import type { PreparedCall } from '../src/dispatch';
 import type { DispatchedCall } from '../src/session';
-import type { ExecuteToolInput, SessionActivities } from '../activities';
 import { publishCancelledCalls } from './live-sinks';
-import { traced } from './session';
+import { runCall } from './run-call';
 import type { Session } from './session';
 import { settleFailedCall } from './settle-failed-call';
-import { sessionStoreInput, withStore } from './wait-for-store';
 
 /** A call that may run, and whether a human approved it. */
 export type RunnableCall = { prepared: PreparedCall; approved: boolean };
@@ -36,17 +32,7 @@ export async function runCalls(session: Session, calls: readonly RunnableCall[])
     const turn = state.turnIndex;
     let executed: DispatchedCall;
     try {
-      const input: ExecuteToolInput = {
-        ...sessionStoreInput(state),
-        turn,
-        call: prepared,
-        interactive: state.interactive,
-        approved,
-        rulesReadOutput: readsOutput(state.rules, toolName),
-      };
-      // A store failure of the tool activity means the call did not run: it runs once the store is back.
-      const run = () => withStore(session, () => traced(session, callId, () => executeToolActivity(prepared)(input)));
-      executed = await running.scope.run(run);
+      executed = await running.scope.run(() => runCall(session, prepared, approved));
       if (executed.outcome.type === 'tool-error') abortSiblings(prepared);
     } catch (error) {
       const byInterrupt = running.interrupted;
@@ -62,11 +48,4 @@ export async function runCalls(session: Session, calls: readonly RunnableCall[])
   };
   batch.scope = new CancellationScope();
   return batch.scope.run(() => Promise.all(calls.map(runOne)));
-}
-
-/** The activity that executes one prepared call, with the call's own options (`toolActivityOptions`). */
-function executeToolActivity(prepared: PreparedCall): SessionActivities['executeTool'] {
-  const { local, options } = toolActivityOptions(prepared);
-  return (local ? proxyLocalActivities<SessionActivities>(options) : proxyActivities<SessionActivities>(options))
-    .executeTool;
 }

@@ -17,6 +17,7 @@ import type {
   ResolvedSessionLimits,
   RunEndReason,
   RunningCall,
+  SessionAnswer,
   SessionCounters,
   SessionCatalog,
   SessionEvent,
@@ -66,6 +67,8 @@ export interface SessionState {
   readonly statusBeforeApproval: SessionStatus;
   readonly lastRunEnd: RunEndReason | null;
   readonly lastTool: string | null;
+  /** The model's latest text in the current (or last) run, if it wrote any: the answer a run that ends with it gives. */
+  readonly answer: SessionAnswer | undefined;
   /** With the names in the session's `tools` the worker's registry did not have at the latest change. */
   readonly catalog: SessionCatalog;
   readonly pendingApprovals: ReadonlyMap<string, PendingApproval>;
@@ -111,6 +114,7 @@ export function applyEvent(state: SessionState, event: SessionEvent): void {
       s.ruleState = startRun(s.rules, s.ruleState, { userMessage });
       s.turnIndex = counters.turns;
       s.log = appendToLog(s.log, [event.message]);
+      s.answer = undefined;
       return;
     }
     case 'turn_started':
@@ -136,6 +140,7 @@ export function applyEvent(state: SessionState, event: SessionEvent): void {
       s.usage = foldUsage(s.usage, event);
       s.log = logWithResponse(s.log, event.message, event.sealed);
       if (event.systemKey !== undefined) s.systemKey = event.systemKey;
+      if (event.text !== undefined) s.answer = { text: event.text, message: event.message };
       if (event.prepared.length > 0)
         s.turn = beginTurnInProgress({ turnIndex: s.turnIndex, remaining: event.prepared });
       return;

@@ -3,7 +3,7 @@ import type { SessionState } from './session-state';
 
 /** The answer of the `status` query, and the workflow's result: with the session's store, and why it waits for it. */
 export function statusView(state: SessionState): SessionStatusView {
-  const { status, lastRunEnd, lastTool, counters, queuedMessages, usage, store } = state;
+  const { status, lastRunEnd, lastTool, counters, queuedMessages, usage, store, answer } = state;
   const storeProblem = currentStoreProblem(state);
   return {
     status,
@@ -12,6 +12,7 @@ export function statusView(state: SessionState): SessionStatusView {
     counters: { ...counters },
     queuedMessages: queuedMessages.length,
     usage,
+    ...(answer === undefined ? {} : { answer }),
     ...(store.identity === undefined ? {} : { store: store.identity }),
     ...(storeProblem === undefined ? {} : { storeProblem }),
   };

@@ -8,4 +8,4 @@ export { buildModelMessages } from './build-model-messages';
 export { resolveContextBudget } from './context-budget';
 export { createConversationReader } from './conversation-reader';
 export type { ConversationReader } from './conversation-reader';
-export { decodeMessage, encodeMessage } from './encode-message';
+export { decodeMessage, encodeMessage, textOf } from './encode-message';

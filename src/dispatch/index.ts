@@ -16,6 +16,7 @@ export { partitionCalls } from './partition-calls';
 export type { PartitionCallsOptions, ToolCallBatch } from './partition-calls';
 export { ConcurrencyClass } from './prepared-call';
 export type {
+  ActivityToolTarget,
   InterruptBehavior,
   PermissionBehavior,
   PreparedCall,

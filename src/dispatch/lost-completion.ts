@@ -23,5 +23,9 @@ export function mayHaveLostCompletion(prepared: PreparedCall, error: unknown): b
  * workflow task, and a retried call runs again instead).
  */
 export function isRecordedCall(prepared: PreparedCall): boolean {
-  return prepared.execution.retry.maximumAttempts <= 1 && !toolActivityOptions(prepared).local;
+  const { execution } = prepared;
+  // The user's activity (an activity tool) keeps no record: its timeout is reported as such.
+  return (
+    execution.activity === undefined && execution.retry.maximumAttempts <= 1 && !toolActivityOptions(prepared).local
+  );
 }

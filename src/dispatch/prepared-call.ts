@@ -21,6 +21,23 @@ export type InterruptBehavior = 'cancel' | 'block';
 /** The permission verdict of one call. `ask` means a human decides before it runs. */
 export type PermissionBehavior = 'allow' | 'deny' | 'ask';
 
+/**
+ * A tool that is a Temporal activity of the user's: the session's workflow schedules that activity
+ * type itself (on any task queue, served by a worker of any language) instead of `executeTool`.
+ */
+export interface ActivityToolTarget {
+  /** The activity type the workflow schedules, with the call's parsed input as its one argument. */
+  readonly activityType: string;
+  /** The task queue of the workers that have it. Defaults to the session's. */
+  readonly taskQueue?: string;
+  /**
+   * How long one scheduling of the call waits for a worker to take it before the session says, in a
+   * notice, that it waits for one (and schedules it again: a call no worker took never ran), in
+   * milliseconds. Defaults to 60 000.
+   */
+  readonly waitForWorkerMs?: number;
+}
+
 /** How the workflow should run one call (activity options). Plain JSON. */
 export interface ToolExecutionOptions {
   /** Wall-clock limit of one attempt, in milliseconds. */
@@ -30,6 +47,8 @@ export interface ToolExecutionOptions {
   readonly retry: ToolRetryPolicy;
   /** Run as a local activity (set only for read-only, non-destructive calls of tools that opt in). */
   readonly localActivity?: boolean;
+  /** The user's activity that is this tool, when it is one (`activityTool`). */
+  readonly activity?: ActivityToolTarget;
 }
 
 /**

@@ -10,8 +10,8 @@ import type { RelayConnection } from './feed-relay';
 export interface LiveWorkerOptions {
   /** The channel; without one the sinks do nothing and the worker behaves as without the live channel. */
   channel: LiveChannel | undefined;
-  /** The worker's connection: the relay reads histories through it. */
-  connection: RelayConnection;
+  /** The worker's connection: the relay reads histories through it (needed with a channel). */
+  connection: RelayConnection | undefined;
   /** The worker's namespace: its cancellations are followed. */
   namespace: string;
   /** Close the channel when the worker stops (it was opened for this worker). Defaults to false. */
@@ -53,6 +53,7 @@ export function createLiveWorker({
       plugin: undefined,
     };
   }
+  if (connection === undefined) throw new TypeError("the live channel's relay needs the worker's connection");
   const calls = new LiveCalls();
   const relay = new FeedRelay({ channel, connection, onCancel: (cancel) => calls.cancel(cancel), onError });
   return {

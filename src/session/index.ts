@@ -113,6 +113,9 @@ export { beginTurnInProgress, carriedTurn, settleTurnCalls } from './turn-in-pro
 export type { TurnInProgress } from './turn-in-progress';
 export { toolCallFinishedLateSignal } from './tool-call-finished-late';
 export { unhandledEvent } from './unhandled-event';
+export { childSessionReportSignal } from './child-session-reports';
+export type { ChildSessionReport } from './child-session-reports';
+export type { SessionAnswer } from './session-answer';
 export type { ToolCallFinishedLateInput } from './tool-call-finished-late';
 export {
   buildSessionStartInputSchema,

@@ -71,6 +71,12 @@ export function buildSessionStartInputSchema() {
       .describe('Interactive sessions wait for a human on `ask`; non-interactive ones deny. Defaults to true.')
       .optional(),
     limits: sessionLimitsSchema.optional(),
+    reportToParent: z
+      .boolean()
+      .describe(
+        "A child session's: it signals its parent workflow (toolrailChildSession) when calls wait for approval and when a run ends. toolrail/workflow's startChildSession sets it.",
+      )
+      .optional(),
     checkedBy: z
       .string()
       .describe(

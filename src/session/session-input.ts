@@ -75,6 +75,11 @@ export interface SessionInput {
   interactive?: boolean;
   limits?: SessionLimits;
   /**
+   * A child session's (started by `toolrail/workflow`'s `startChildSession`): it signals its parent
+   * workflow (`toolrailChildSession`) when calls wait for approval and when a run ends.
+   */
+  reportToParent?: boolean;
+  /**
    * The toolrail version whose client checked this input (`checkSessionInput`) and sent it as the
    * check returned it: a workflow of that same version does not check it again. `ToolrailClient`
    * sets it; an input without it (or with another version) is checked when the session starts.

@@ -4,6 +4,7 @@ import type { ContentRef, StoreIdentity } from '../store';
 import type { RunEndReason, SessionStatus } from './session-status';
 import type { ModelFinishReason, ModelUsage } from '../models';
 import type { SessionUsage } from './model-usage';
+import type { SessionAnswer } from './session-answer';
 import type { StoreProblem } from './store-problem';
 
 /** A call that waits for a human decision (`approveToolCall`). */
@@ -62,6 +63,11 @@ export interface SessionStatusView {
   queuedMessages: number;
   /** Tokens the model calls reported: the session's and its current (or last) run's. */
   usage: SessionUsage;
+  /**
+   * The model's latest text in the current (or last) run, if it wrote any (a preview, and its
+   * message in the content store): with `lastRunEnd` `answered`, the run's answer.
+   */
+  answer?: SessionAnswer;
   /** The content store the session keeps its conversation in (sessions started before toolrail recorded it have none). */
   store?: StoreIdentity;
   /** Why the session waits for its content store, while it does (status `waiting_for_store`). */

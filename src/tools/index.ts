@@ -5,6 +5,8 @@
  */
 export { buildToolCatalog } from './catalog/build-tool-catalog';
 export type { BuildToolCatalogOptions } from './catalog/build-tool-catalog';
+export { activityTool } from './activity-tool';
+export type { ActivityToolDefinition } from './activity-tool';
 export { defineTool } from './define-tool';
 export { describeError } from './describe-error';
 export { ToolAbortError } from './errors/tool-abort-error';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { JsonObject, ToolRetryPolicy } from '../kernel';
-import type { ConcurrencyClass, InterruptBehavior } from '../dispatch';
+import type { ActivityToolTarget, ConcurrencyClass, InterruptBehavior } from '../dispatch';
 import type { ToolCallContext, ToolExecutionContext } from './tool-context';
 import type { InputValidation, PermissionDecision } from './tool-verdicts';
 
@@ -50,6 +50,8 @@ export interface Tool<INPUT = unknown, OUTPUT = unknown> {
   readonly localActivity?: boolean;
   /** The declared retry policy, or `null` to use the default for the call's traits. */
   readonly retry: ToolRetryPolicy | null;
+  /** The user's activity that is this tool (`activityTool`): the session schedules it instead of running `execute`. */
+  readonly activity?: ActivityToolTarget;
   /** Whether the tool is offered this turn; `false` if the check throws. */
   isEnabled(): boolean;
   /**

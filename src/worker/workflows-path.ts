@@ -17,3 +17,11 @@ export const stackTracesOffPath = workflowsModule('stack-traces-off');
 
 /** The workflow interceptors every toolrail bundle has (`workflows/unreadable-result-interceptors.ts`). */
 export const unreadableResultInterceptorsPath = workflowsModule('unreadable-result-interceptors');
+/**
+ * The bundle's entry point when toolrail's workflows join a worker's own (`toolrailPlugin`): it
+ * re-exports the module {@link userWorkflowsAlias} names, and toolrail's workflows.
+ */
+export const withUserWorkflowsPath = workflowsModule('with-user-workflows');
+
+/** The module name `withUserWorkflowsPath` imports the worker's own workflows by (a bundler alias). */
+export const userWorkflowsAlias = '__toolrail_user_workflows__';

@@ -54,6 +54,7 @@ const temporalPeers = [
   'common',
   'envconfig',
   'interceptors-opentelemetry',
+  'plugin',
   'proto',
   'worker',
   'workflow',
@@ -235,6 +236,14 @@ describe.each([
     }
   });
 
+  it("adds the plugin to an app's existing worker from plain Node: its own workflow runs as before, and a new one asks an agent as a child session", async () => {
+    const stdout = await command(process.execPath, ['existing-worker.mjs'], app);
+    expect(JSON.parse(stdout.trim().split('\n').at(-1) ?? '')).toEqual({
+      greeting: 'Hello, Ada!',
+      agent: { status: 'completed', lastRunEnd: 'answered', answer: 'Hello from the agent.', parentCancelled: false },
+    });
+  });
+
   it('typechecks a TypeScript consumer against the shipped types', async () => {
     await expect(command(process.execPath, [tsc, '-p', 'tsconfig.json'], app)).resolves.toBe('');
   });
@@ -360,6 +369,9 @@ describe('npm pack --dry-run', () => {
         'dist/esm/ai-sdk.mjs',
         'dist/esm/ai-sdk.d.mts',
         'dist/workflows/index.js',
+        'dist/workflows/with-user-workflows.js',
+        'dist/src/workflow-entry.js',
+        'dist/src/workflow-entry.d.ts',
         'schema/session-input.schema.json',
       ]),
     );

@@ -54,7 +54,8 @@ describe('the session workflow stays readable', () => {
   it('reads one turn as a story: turn.ts, batch.ts and run-calls.ts, with the state they change in session-state.ts', () => {
     const steps = new Set(['turn.ts', 'batch.ts', 'run-calls.ts', 'session-state.ts']);
     // Besides one another, the turn uses only the session's glue (events, scopes, content store, the
-    // model call's input, the rules' narrowing) and a side path for lost completions: no packing detour.
+    // model call's input, the rules' narrowing), how one call runs (toolrail's tool activity, or the
+    // user's activity) and a side path for lost completions: no packing detour.
     const helpers = new Set([
       'session.ts',
       'session-content.ts',
@@ -64,6 +65,7 @@ describe('the session workflow stays readable', () => {
       'narrowing.ts',
       'refused-update.ts',
       'settle-failed-call.ts',
+      'run-call.ts',
       'workflow-now.ts',
     ]);
     for (const name of ['turn.ts', 'batch.ts', 'run-calls.ts']) {

@@ -16,6 +16,7 @@ export function resolveExecutionOptions(tool: AnyTool, traits: ToolCallTraits): 
     timeoutMs: tool.timeoutMs,
     heartbeatTimeoutMs: tool.heartbeatTimeoutMs,
     retry: { ...retry },
-    ...(local ? { localActivity: true } : {}),
+    ...(local && tool.activity === undefined ? { localActivity: true } : {}),
+    ...(tool.activity === undefined ? {} : { activity: { ...tool.activity } }),
   };
 }

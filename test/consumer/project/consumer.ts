@@ -13,7 +13,10 @@ import {
   type RunReply,
   FeedGapError,
   uiMessageChunker,
+  toolrailPlugin,
+  type ToolrailPluginOptions,
 } from 'toolrail';
+import { startChildSession, type ChildSessionResult, type StartChildSessionOptions } from 'toolrail/workflow';
 import { createScriptedModel, startDevServer, textResponse, type DevServer } from 'toolrail/testing';
 import {
   SessionStatus as WebSessionStatus,
@@ -69,3 +72,12 @@ export async function approveFirst(session: WebSessionHandle): Promise<SessionSt
 }
 export const sameClient: typeof WebToolrailClient = WebToolrailClient;
 export const completed: string = WebSessionStatus.completed;
+
+// The plugin for an existing worker, and sessions as steps of the app's own workflows.
+export const pluginOptions: ToolrailPluginOptions = { tools: [echo], searchAttributes: 'warn' };
+export const plugin = toolrailPlugin(pluginOptions);
+export async function askInWorkflow(options: StartChildSessionOptions): Promise<ChildSessionResult> {
+  const session = await startChildSession(options);
+  await session.send('And then?');
+  return session.result();
+}

@@ -27,6 +27,8 @@ function compilerOptions(): ts.CompilerOptions {
       toolrail: [path.join(root, 'src', 'index.ts')],
       'toolrail/testing': [path.join(root, 'src', 'testing.ts')],
       'toolrail/ai-sdk': [path.join(root, 'src', 'ai-sdk-entry.ts')],
+      'toolrail/workflow': [path.join(root, 'src', 'workflow-entry.ts')],
+      'toolrail/client': [path.join(root, 'src', 'client-entry.ts')],
     },
   };
 }
@@ -39,7 +41,7 @@ describe("the README's TypeScript snippets", () => {
     const snippets = typescriptSnippets(readme);
     expect(snippets.length).toBeGreaterThanOrEqual(3);
     for (const snippet of snippets) {
-      expect(snippet.code).toMatch(/from 'toolrail(\/testing)?'/);
+      expect(snippet.code).toMatch(/from 'toolrail(\/(testing|workflow|client))?'/);
       expect(snippet.code).not.toMatch(/from '\.\.?\/src/);
     }
     symlinkSync(path.join(root, 'node_modules'), path.join(directory, 'node_modules'), 'junction');

@@ -39,6 +39,7 @@ function freshState(): SessionState {
     statusBeforeApproval: 'idle',
     lastRunEnd: null,
     lastTool: null,
+    answer: undefined,
     catalog: { version: '', tools: [], hiddenDeferredTools: [] },
     pendingApprovals: new Map(),
     decisions: new Map(),

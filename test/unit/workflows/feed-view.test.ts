@@ -40,6 +40,7 @@ function freshState(queuedMessages: SessionState['queuedMessages'] = []): Sessio
     statusBeforeApproval: 'idle',
     lastRunEnd: null,
     lastTool: null,
+    answer: undefined,
     catalog: { version: '', tools: [], hiddenDeferredTools: [] },
     pendingApprovals: new Map(),
     decisions: new Map(),
