@@ -1,13 +1,20 @@
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const root = path.resolve(__dirname, '../../..');
-const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
 
-/** The README's ```ts blocks; a block whose first line is `// NAME.ts` is written as that file (others import it). */
+/** The README and the pages of `docs/`, whose ```ts blocks are compiled (sketches of internal code are `text`). */
+const documents = [
+  'README.md',
+  ...readdirSync(path.join(root, 'docs'))
+    .filter((file) => file.endsWith('.md'))
+    .map((file) => path.join('docs', file)),
+];
+
+/** A document's ```ts blocks; a block whose first line is `// NAME.ts` is written as that file (others import it). */
 function typescriptSnippets(markdown: string): { file: string; code: string }[] {
   const blocks = [...markdown.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1] ?? '');
   return blocks.map((code, index) => {
@@ -33,22 +40,27 @@ function compilerOptions(): ts.CompilerOptions {
   };
 }
 
-describe("the README's TypeScript snippets", () => {
+describe('the TypeScript snippets of the README and the docs', () => {
   const directory = mkdtempSync(path.join(os.tmpdir(), 'toolrail-readme-'));
   afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
   it('typecheck against the public API, importing toolrail', { timeout: 120_000 }, () => {
-    const snippets = typescriptSnippets(readme);
-    expect(snippets.length).toBeGreaterThanOrEqual(3);
-    for (const snippet of snippets) {
-      expect(snippet.code).toMatch(/from 'toolrail(\/(testing|workflow|client))?'/);
-      expect(snippet.code).not.toMatch(/from '\.\.?\/src/);
-    }
     symlinkSync(path.join(root, 'node_modules'), path.join(directory, 'node_modules'), 'junction');
-    const files = snippets.map((snippet) => {
-      const file = path.join(directory, snippet.file);
-      writeFileSync(file, snippet.code);
-      return file;
+    const files = documents.flatMap((document) => {
+      // Each document's snippets in a folder of its own: they import one another by name, not across documents.
+      const snippets = typescriptSnippets(readFileSync(path.join(root, document), 'utf8'));
+      if (document === 'README.md') expect(snippets.length).toBeGreaterThanOrEqual(3);
+      const folder = path.join(directory, document.replace(/\W/g, '-'));
+      mkdirSync(folder);
+      return snippets.map((snippet) => {
+        expect(snippet.code, `${document}: ${snippet.file}`).toMatch(
+          /from 'toolrail(\/(testing|workflow|client|ai-sdk))?'/,
+        );
+        expect(snippet.code, `${document}: ${snippet.file}`).not.toMatch(/from '\.\.?\/src/);
+        const file = path.join(folder, snippet.file);
+        writeFileSync(file, snippet.code);
+        return file;
+      });
     });
     const program = ts.createProgram(files, compilerOptions());
     const problems = ts.getPreEmitDiagnostics(program).map((diagnostic) =>
