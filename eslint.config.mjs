@@ -54,7 +54,7 @@ const parts = {
   devserver: { folder: 'src/devserver', mayImport: ['kernel', 'session'] },
   cli: {
     folder: 'src/cli',
-    mayImport: ['rules', 'rules-files', 'session', 'store', 'client', 'worker', 'devserver', 'live'],
+    mayImport: ['kernel', 'rules', 'rules-files', 'session', 'store', 'client', 'worker', 'devserver', 'live'],
   },
   'ai-sdk': { folder: 'src/ai-sdk', mayImport: ['kernel', 'rules', 'dispatch', 'tools'] },
 };
