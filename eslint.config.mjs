@@ -15,7 +15,7 @@ import importX, { createNodeResolver } from 'eslint-plugin-import-x';
  */
 const parts = {
   kernel: { folder: 'src/kernel', deterministic: true, mayImport: [] },
-  rules: { folder: 'src/rules', deterministic: true, mayImport: [] },
+  rules: { folder: 'src/rules', deterministic: true, mayImport: ['kernel'] },
   dispatch: { folder: 'src/dispatch', deterministic: true, mayImport: ['kernel', 'models', 'session'] },
   session: {
     folder: 'src/session',

@@ -12,7 +12,7 @@ import type { CarriedSessionState, ResolvedSessionLimits, SessionInput, SessionS
 import { utf8ByteLength } from '../src/kernel';
 import { changeCatalog } from './change-catalog';
 import { feedView, installFeedHandlers } from './feed-view';
-import { publishFeedEvent } from './live-sinks';
+import { publishFeedEvent } from './publish-live';
 import { createSession } from './session';
 import type { Session } from './session';
 import { sealLogWhenFull, storeMessages, storeQueuedMessages, storedAs } from './session-content';

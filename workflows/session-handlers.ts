@@ -26,7 +26,7 @@ import {
 } from '../src/session';
 import type { SessionRuleStateView, UserMessageInput } from '../src/session';
 import { installApprovals } from './batch';
-import { publishCancelledCalls } from './live-sinks';
+import { publishCancelledCalls } from './publish-live';
 import { catalogNames } from './narrowing';
 import { refusedUpdate } from './refused-update';
 import type { Session } from './session';

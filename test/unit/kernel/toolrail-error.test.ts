@@ -51,9 +51,10 @@ describe('the public errors', () => {
     ]);
     const errorClasses = new Map<string, unknown>();
     for (const entry of entries) {
-      for (const [name, value] of Object.entries(entry)) {
-        if (typeof value === 'function' && value.prototype instanceof Error && value !== ToolrailError)
-          errorClasses.set(name, value);
+      for (const [name, value] of Object.entries(entry) as [string, unknown][]) {
+        const prototype: unknown =
+          typeof value === 'function' ? (value as { prototype: unknown }).prototype : undefined;
+        if (prototype instanceof Error && value !== ToolrailError) errorClasses.set(name, value);
       }
     }
     expect(errorClasses.size).toBeGreaterThan(10);
