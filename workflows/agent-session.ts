@@ -6,6 +6,7 @@ import {
   carriedTurn,
   freshCarriedState,
   initialStoreState,
+  noWorkerWaits,
   resolveSessionLimits,
 } from '../src/session';
 import type { CarriedSessionState, ResolvedSessionLimits, SessionInput, SessionStatusView } from '../src/session';
@@ -148,6 +149,7 @@ function createSessionState(
     interrupt: undefined,
     endRequested: false,
     store: initialStoreState(carried.store),
+    workers: noWorkerWaits,
     ...(carried.systemKey === undefined ? {} : { systemKey: carried.systemKey }),
   };
 }

@@ -74,6 +74,8 @@ export function temporalUiView(): { onEvent: SessionView; firstLook: (state: Ses
         case 'session_ended':
         case 'store_waiting':
         case 'store_back':
+        case 'worker_waiting':
+        case 'worker_back':
           return publish(state);
         case 'message_received':
         case 'messages_stored':

@@ -83,6 +83,11 @@ export function transcriptView(carried: readonly TranscriptEntry[], carriedStart
           });
         case 'store_back':
           return note(state, { kind: 'notice', text: '[toolrail] the content store is back: the session goes on' });
+        case 'worker_waiting':
+          return note(state, {
+            kind: 'notice',
+            text: `[toolrail] ${event.tool} (call ${event.callId}) waits for a worker of task queue ${event.taskQueue} with activity ${event.activityType}: ${event.why}`,
+          });
         case 'run_ended':
           return note(state, {
             kind: 'run-end',
@@ -110,6 +115,7 @@ export function transcriptView(carried: readonly TranscriptEntry[], carriedStart
         case 'continued_as_new':
         case 'session_ended':
         case 'store_identified':
+        case 'worker_back':
           return;
         default:
           return unhandledEvent(event);

@@ -106,7 +106,10 @@ export function feedEventBodyOf(event: SessionEvent): FeedEventBody | undefined 
         problem: { ...event.problem, message: previewOf(event.problem.message, 1_000) },
       };
     case 'store_back':
+    case 'worker_back':
       return event;
+    case 'worker_waiting':
+      return { ...event, why: previewOf(event.why, 1_000) };
     case 'model_text':
     case 'messages_stored':
     case 'catalog_changed':

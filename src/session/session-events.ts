@@ -6,6 +6,7 @@ import type { ModelContextView, PendingApproval } from './session-views';
 import type { ContentRef } from '../store';
 import type { ModelFinishReason, ModelUsage } from '../models';
 import type { StoreEvent } from './store-problem';
+import type { WorkerWaitEvent } from './worker-wait';
 
 /** A tool call's outcome, and its result message when the activity that ran it already stored it. */
 export interface DispatchedCall {
@@ -152,7 +153,8 @@ export type SessionEvent =
   /** The session is over. */
   | { type: 'session_ended'; status: 'completed' | 'failed' }
   /** The content store: its identity recorded, an operation waiting for it, or done waiting. */
-  | StoreEvent;
+  | StoreEvent
+  | WorkerWaitEvent;
 
 /** The `type` of a {@link SessionEvent}. */
 export type SessionEventType = SessionEvent['type'];
