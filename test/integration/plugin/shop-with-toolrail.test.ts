@@ -317,7 +317,7 @@ describe('toolrail added to an existing worker with its plugin', () => {
       const attributes = event.activityTaskScheduledEventAttributes;
       return attributes?.activityType?.name === 'refundCard' ? [attributes.activityId] : [];
     });
-    expect(new Set(scheduled)).toEqual(new Set(['toolrail/1/refund']));
+    expect(new Set(scheduled)).toEqual(new Set(['toolrail/0/refund']));
   });
 
   it('refuses a child session started with a bad input, naming the problem, and starts nothing', async () => {
