@@ -18,13 +18,13 @@ const heartbeatEveryMs = 5_000;
  */
 export async function awaitStore(content: EncodedContent, input: AwaitStoreInput): Promise<void> {
   const { store } = content;
-  const { sessionId, store: expected, key, firstCheckAfterMs, intervalMs, roundMs } = input;
+  const { sessionId, storeId, key, firstCheckAfterMs, intervalMs, roundMs } = input;
   const deadline = Date.now() + roundMs;
   let pause = firstCheckAfterMs;
   for (;;) {
     await pauseWithHeartbeats(pause);
     try {
-      await checkSessionStore(store, expected, sessionId);
+      await checkSessionStore(store, storeId, sessionId);
       if (key !== undefined) await content.get(sessionId, key);
       else {
         await store.putRecord(sessionId, storeCheckRecord, new TextEncoder().encode('ok'));

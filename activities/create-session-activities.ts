@@ -2,25 +2,13 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { ApplicationFailureCategory } from '@temporalio/common';
 import type { PayloadCodec } from '@temporalio/common';
 import type { ToolCatalog, ToolOutcome } from '../src/dispatch';
-import {
-  TOOL_SEARCH_NAME,
-  inputOf,
-  packContentKey,
-  suggestName,
-  unpackContentKey,
-  utf8ByteLength,
-  withoutUsual,
-} from '../src/kernel';
+import { TOOL_SEARCH_NAME, inputOf, suggestName, utf8ByteLength } from '../src/kernel';
 import {
   CALL_CANCELLED_FAILURE_TYPE,
   heldCatalog,
   isRecordedCall,
   isVisibleInMask,
-  packPreparedCall,
-  isPackedAsModelCall,
-  packToolOutcome,
   shouldRetryToolOutcome,
-  unpackPreparedCall,
 } from '../src/dispatch';
 import type { LanguageModelV4, ModelRequest, ModelToolSpec, WorkerModels, LanguageModelRegistry } from '../src/models';
 import {
@@ -30,21 +18,12 @@ import {
   modelErrorToApplicationFailure,
   toModelError,
 } from '../src/models';
-import {
-  modelFinishOutcome,
-  packStoredRef,
-  usualAssistantRef,
-  usualContentRef,
-  usualContextShown,
-  usualFinishReason,
-  usualMessageRef,
-} from '../src/session';
-import type { ConversationLogKeys, MessageRef } from '../src/session';
+import { modelFinishOutcome } from '../src/session';
 import { buildToolCatalog, executePreparedCall, prepareToolCall } from '../src/tools';
 import type { ToolHooks, ToolRegistry } from '../src/tools';
 import { buildModelMessages, resolveContextBudget, createConversationReader } from '../src/conversation';
 import { ContentStoreError, encodedContent, readStoreIdentity } from '../src/store';
-import type { ContentRef, ContentStore } from '../src/store';
+import type { ContentStore } from '../src/store';
 import type { SessionActivities, UnknownTool } from './types';
 import { reportLateToolEnd } from './report-late-tool-end';
 import { readToolCallRecord, writeToolCallRecord } from './tool-call-record';
@@ -105,8 +84,6 @@ export interface SessionActivityDependencies {
   toolAbortGraceMs?: number;
 }
 
-/** The log of a session that has none yet. */
-const emptyLog = { head: null, tail: [], count: 0, bytes: 0 };
 /** How long the model call keeps trying to store the model's response when the store fails, in milliseconds. */
 const responseStoreRetryMs = 20_000;
 /**
@@ -184,23 +161,20 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
     },
 
     async callModel({
-      sessionId: givenSessionId,
-      store: sessionStore,
+      sessionId,
+      storeId,
       turn,
       settings,
       system: inlineSystem,
       systemKey,
-      conversation: packedLogKeys,
-      log,
+      conversation: logKeys,
       toolset,
       tools,
       catalog,
-      interactive = false,
+      interactive,
     }) {
       const context = Context.current();
-      const sessionId = sessionOf(givenSessionId);
       const startedAt = Date.now();
-      const logKeys = packedLogKeys && unpackedLogKeys(packedLogKeys);
       const signal = context.cancellationSignal;
       const resolved = asApplicationFailure(() => resolveModel(settings));
       const { model, stream } = resolved;
@@ -211,9 +185,10 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       if (toolset !== undefined) {
         // As for the catalog activity: sources of changing tools (MCP servers) catch up first.
         await registry.refresh();
-        turnCatalog = catalogOf(toolset.filter, toolset.revealed ?? []);
+        const filter = toolset.filter ?? undefined;
+        turnCatalog = catalogOf(filter, toolset.revealed);
         if (turnCatalog.version !== toolset.version) {
-          const unknownTools = unknownToolsOf(toolset.filter);
+          const unknownTools = unknownToolsOf(filter);
           return { catalogChanged: unknownTools.length > 0 ? { ...turnCatalog, unknownTools } : turnCatalog };
         }
         visible = turnCatalog.tools.flatMap(({ name, description, inputSchema }, index) =>
@@ -229,12 +204,9 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
         contextBudgetBytes: resolved.contextBudgetBytes,
       });
       const { entries, messages, shown, system } = await reportingStoreFailures(async () => {
-        await checkSessionStore(store, sessionStore, sessionId);
-        const system =
-          systemKey === undefined ? inlineSystem : await conversation.readText(sessionId, unpackContentKey(systemKey));
-        const entries = logKeys
-          ? await conversation.readLogKeys(sessionId, logKeys)
-          : await conversation.readLog(sessionId, log ?? emptyLog);
+        await checkSessionStore(store, storeId, sessionId);
+        const system = systemKey === undefined ? inlineSystem : await conversation.readText(sessionId, systemKey);
+        const entries = await conversation.readLogKeys(sessionId, logKeys);
         const built = await buildModelMessages(entries, (refs) => conversation.readMessages(sessionId, refs), {
           budgetBytes,
         });
@@ -303,14 +275,11 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       if (assistant === undefined) throw new Error('the content store returned no reference for the response');
       // The log's tail and the response are sealed after its head: the next call's input names one segment.
       // Sealing only keeps the next input short: should the store fail now, the workflow appends the response to its tail.
-      const tail = entries.slice(entries.length - (logKeys?.tail.length ?? 0));
-      const sealing = logKeys
-        ? await keepTrying(
-            () => conversation.sealAfter(sessionId, logKeys.head, [...tail, assistant]),
-            Math.min(Date.now() + responseStoreRetryMs, activityDeadline(startedAt)),
-          )
-        : undefined;
-      const sealed = sealing !== undefined && 'value' in sealing ? sealing.value : undefined;
+      const tail = entries.slice(entries.length - logKeys.tail.length);
+      const sealing = await keepTrying(
+        () => conversation.sealAfter(sessionId, logKeys.head, [...tail, assistant]),
+        Math.min(Date.now() + responseStoreRetryMs, activityDeadline(startedAt)),
+      );
       // A long system prompt that came inline is stored, for the next calls to name by its key (one
       // that cannot be stored now comes inline again).
       const storedSystem =
@@ -318,39 +287,29 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
           ? await conversation.storeText(sessionId, inlineSystem).catch(() => undefined)
           : undefined;
       const { messages: shownMessages, previewed, omitted, bytes } = shown;
-      // Packed for history: what the workflow knows already (the model's calls, the usual values, the log's size) is left out.
-      const wholeLog = { messages: entries.length, bytes: entries.reduce((sum, entry) => sum + entry.bytes, 0) };
-      const fullShown = { messages: shownMessages, previewed, omitted, bytes, budgetBytes };
-      const packed = prepared.map((call, index) =>
-        call.type === 'prepared-call' ? packPreparedCall(call, response.toolCalls[index]) : call,
-      );
-      const { finishReason, ...withoutFinish } = response;
-      const packedShown = withoutUsual(fullShown, { ...wholeLog, ...usualContextShown(settings) });
       return {
-        ...(storedSystem === undefined ? {} : { systemKey: packContentKey(storedSystem) }),
-        response: finishReason === usualFinishReason(response.toolCalls.length) ? withoutFinish : response,
-        assistant: packStoredRef<MessageRef, 'key' | 'bytes'>(assistant, usualAssistantRef(response, runs)),
-        ...(packed.length > 0 && packed.every(isPackedAsModelCall) ? {} : { prepared: packed }),
-        ...(Object.keys(packedShown).length > 0 ? { shown: packedShown } : {}),
-        ...(sealed ? { sealed: packStoredRef<ContentRef, 'key' | 'bytes'>(sealed, usualContentRef) } : {}),
+        ...(storedSystem === undefined ? {} : { systemKey: storedSystem }),
+        response,
+        assistant,
+        shown: { messages: shownMessages, previewed, omitted, bytes, budgetBytes },
+        prepared,
+        ...('value' in sealing ? { sealed: sealing.value } : {}),
       };
     },
 
     storeMessages: (...input) =>
       reportingStoreFailures(async () => {
-        const { sessionId, store: sessionStore, messages } = inputOf(input);
-        await checkSessionStore(store, sessionStore, sessionId);
+        const { sessionId, storeId, messages } = inputOf(input);
+        await checkSessionStore(store, storeId, sessionId);
         return conversation.storeMessages(sessionId, messages);
       }),
 
     sealLog: (...input) =>
       reportingStoreFailures(async () => {
-        const { sessionId, store: sessionStore, log } = inputOf(input);
-        await checkSessionStore(store, sessionStore, sessionId);
+        const { sessionId, storeId, log } = inputOf(input);
+        await checkSessionStore(store, storeId, sessionId);
         return conversation.sealTail(sessionId, log);
       }),
-
-    identifyStore: () => reportingStoreFailures(() => readStoreIdentity(store)),
 
     async beginSession(...input) {
       const { sessionId, messages, tools } = inputOf(input);
@@ -363,22 +322,12 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
 
     awaitStore: (input) => awaitStore(content, input),
 
-    async executeTool({
-      sessionId: givenSessionId,
-      store: sessionStore,
-      turn,
-      interactive = false,
-      approved = false,
-      rulesReadOutput = false,
-      ...input
-    }) {
-      const prepared = unpackPreparedCall({ type: 'prepared-call', ...input.prepared });
+    async executeTool({ sessionId, storeId, turn, call: prepared, interactive, approved, rulesReadOutput }) {
       const context = Context.current();
-      const sessionId = sessionOf(givenSessionId);
       const deadline = activityDeadline(Date.now());
       annotateToolCall(sessionId, turn, prepared.callId, prepared.toolName);
       // A worker with another store refuses the call before it runs (so it may run elsewhere).
-      await reportingStoreFailures(() => checkSessionStore(store, sessionStore, sessionId));
+      await reportingStoreFailures(() => checkSessionStore(store, storeId, sessionId));
       const afterAbort = reportLateToolEnd({
         callId: prepared.callId,
         toolName: prepared.toolName,
@@ -446,21 +395,12 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
             error: executed.outcome.type === 'tool-result' ? executed.outcome.storeError : undefined,
           },
         );
-      // Packed for history: the workflow knows the call's id and tool, and that its message is a tool result.
-      const { outcome: done, message } = executed;
-      const packedOutcome = packToolOutcome(done, prepared);
-      return {
-        // A result with nothing but its type: the workflow reads a missing outcome as one.
-        ...(packedOutcome.type === 'tool-result' && Object.keys(packedOutcome).length === 1
-          ? {}
-          : { outcome: packedOutcome }),
-        ...(message ? { message: packStoredRef<MessageRef, 'key' | 'bytes'>(message, usualMessageRef('tool')) } : {}),
-      };
+      return executed;
     },
 
-    recoverToolCall: ({ sessionId, store: sessionStore, turn, callId }) =>
+    recoverToolCall: ({ sessionId, storeId, turn, callId }) =>
       reportingStoreFailures(async () => {
-        await checkSessionStore(store, sessionStore, sessionId);
+        await checkSessionStore(store, storeId, sessionId);
         try {
           return { executed: (await readToolCallRecord(content, { sessionId, turn, callId })) ?? null };
         } catch (error) {
@@ -500,19 +440,6 @@ function liveCancellation(calls: LiveCalls | undefined, sessionId: string, kind:
     },
     release: () => tracked.release(),
   };
-}
-
-/** The log's keys as the model call's input names them, unpacked (keys an earlier workflow sent in hex read as they are). */
-function unpackedLogKeys({ head, tail }: ConversationLogKeys): ConversationLogKeys {
-  return { head: head === null ? null : unpackContentKey(head), tail: tail.map(unpackContentKey) };
-}
-
-/** The session of a turn's activity: the one its input names, else the workflow that scheduled it (a session's id is its workflow's). */
-function sessionOf(sessionId: string | undefined): string {
-  const id = sessionId ?? Context.current().info.workflowExecution?.workflowId;
-  if (id === undefined)
-    throw ApplicationFailure.nonRetryable('the input names no session, and no workflow scheduled the activity');
-  return id;
 }
 
 /**

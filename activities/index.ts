@@ -11,6 +11,7 @@ export type {
   ExecutedCall,
   SealLogInput,
   SessionActivities,
+  SessionStoreInput,
   StoreMessagesInput,
   ToolsetByVersion,
 } from './types';

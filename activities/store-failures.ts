@@ -1,6 +1,5 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { ContentStoreError, readStoreIdentity } from '../src/store';
-import { storeFingerprint } from '../src/kernel';
 import type { ContentStore } from '../src/store';
 import type { SessionStoreInput } from './types';
 import { describeStore, isStoreFailureType } from '../src/session';
@@ -45,20 +44,19 @@ export async function reportingStoreFailures<T>(work: () => Promise<T>): Promise
 }
 
 /**
- * Checks that this worker's store is the session's (`expected`, recorded when the session started;
- * older sessions have none): rejects with a `STORE_MISMATCH` naming both stores otherwise. The
- * session's store comes by its fingerprint (earlier workflows sent its id, or its id and
- * description): the workflow names it in full when it shows the wait.
+ * Checks that this worker's store is the session's (`storeId`, recorded when the session started;
+ * absent before): rejects with a `STORE_MISMATCH` naming both stores otherwise. The session's store
+ * comes by its id alone: the workflow names it in full when it shows the wait.
  */
 export async function checkSessionStore(
   store: ContentStore,
-  expected: SessionStoreInput['store'],
+  storeId: SessionStoreInput['storeId'],
   sessionId: string,
 ): Promise<void> {
-  if (expected === undefined) return;
+  if (storeId === undefined) return;
   const mine = await readStoreIdentity(store);
-  const matches = typeof expected === 'string' ? storeFingerprint(mine.id) === expected : mine.id === expected.id;
-  if (!matches) throw ContentStoreError.mismatch(describeStore(expected), describeStore(mine), sessionId);
+  if (mine.id !== storeId)
+    throw ContentStoreError.mismatch(describeStore({ id: storeId }), describeStore(mine), sessionId);
 }
 
 /** Longest pause between two tries of a store write that keeps trying, in milliseconds. */

@@ -1,25 +1,24 @@
+import type { HeldToolCatalog, PreparedCall, ToolCatalog, ToolErrorOutcome } from '../src/dispatch';
 import type {
-  HeldToolCatalog,
-  PackedPreparedCall,
-  PackedToolOutcome,
-  ToolCatalog,
-  ToolErrorOutcome,
-} from '../src/dispatch';
+  ConversationLog,
+  ConversationLogKeys,
+  DispatchedCall,
+  MessageRef,
+  ModelContextView,
+} from '../src/session';
 import type { InputArguments } from '../src/kernel';
-import type { ConversationLog, ConversationLogKeys, MessageRef } from '../src/session';
 import type { ConversationMessage, ModelResponse, ModelToolSpec, ModelSettings } from '../src/models';
 import type { ContentRef, StoreIdentity } from '../src/store';
 
 /**
- * What every activity that touches the content store is given: the session, and the identity of
- * its store (recorded when it started; sessions started before toolrail recorded it have none), by
- * its fingerprint (`storeFingerprint`; earlier workflows sent its id, and before that its
- * description too). A worker whose store has another identity refuses the activity
- * (`STORE_MISMATCH`); the workflow names the session's store in full.
+ * What every activity that touches the content store is given: the session, and the id of its
+ * store (recorded when it started; absent only in the session's first activity, which finds it). A
+ * worker whose store has another id refuses the activity (`STORE_MISMATCH`); the workflow names the
+ * session's store in full.
  */
 export interface SessionStoreInput {
   sessionId: string;
-  store?: string | Packed<StoreIdentity, 'id'>;
+  storeId?: string;
 }
 
 /** Input of {@link SessionActivities.loadCatalog}. */
@@ -47,110 +46,63 @@ export interface UnknownTool {
 export type LoadCatalogResult =
   (HeldToolCatalog & { unknownTools?: UnknownTool[] }) | { unchanged: true; version: string };
 
-/**
- * The input of an activity a session runs every turn: its session may be left out, as it is the id
- * of the workflow that scheduled the activity (earlier workflows always sent it).
- */
-export type TurnActivityInput = Omit<SessionStoreInput, 'sessionId'> & { sessionId?: string };
-
 /** Input of {@link SessionActivities.callModel}. */
-export interface CallModelInput extends TurnActivityInput {
+export interface CallModelInput extends SessionStoreInput {
   turn: number;
   settings: ModelSettings;
   /** The session's system prompt, inline: while no model call has stored it yet (or it is short). */
   system?: string;
-  /**
-   * The session's system prompt by the key a model call stored it under (packed, `packContentKey`):
-   * a long prompt is sent inline once, then by its key.
-   */
+  /** The session's system prompt by the key a model call stored it under: a long prompt goes inline once, then so. */
   systemKey?: string;
   /**
-   * The conversation so far, by the keys of its newest segment and of the entries after it, packed
-   * (`packContentKey`; the activity reads the rest from the content store); the model's response is
-   * sealed after it.
+   * The conversation so far, by the keys of its newest segment and of the entries after it (the
+   * activity reads the rest from the content store); the model's response is sealed after it.
    */
-  conversation?: ConversationLogKeys;
-  /** The conversation so far as a whole log (workflows before `conversation`). */
-  log?: ConversationLog;
+  conversation: ConversationLogKeys;
   /**
    * The visible tools, by the version of the session's catalog and which of its tools are visible;
-   * the activity builds the catalog again from the worker's registry (with the session's tool
-   * filter and the revealed deferred tools, when it has any). When that catalog has another version,
-   * the model is not called: the activity returns the current catalog instead.
+   * the activity builds the catalog again from the worker's registry. When that catalog has
+   * another version, the model is not called: the activity returns the current catalog instead.
    */
   toolset?: ToolsetByVersion;
   /** The visible tools whole, with the names of the turn's catalog (a turn whose catalog changed under it). */
   tools?: ModelToolSpec[];
   /** Tool names of this turn's catalog, with `tools`: calls outside it are unknown tools. */
   catalog?: string[];
-  /** Whether the session is interactive; absent: it is not (earlier workflows always sent it). */
-  interactive?: boolean;
+  interactive: boolean;
 }
 
 /** The tools of one model call, by reference to the session's catalog. */
 export interface ToolsetByVersion {
   /** The catalog's version (a hash of its content). */
   version: string;
-  /** Which of its tools are visible (`visibleToolMask`); every one when absent. */
-  visible?: string;
-  /** The session's tool filter (`SessionInput.tools`), when it has one. */
-  filter?: string[];
-  /** Deferred tools `tool_search` revealed, when there are any. */
-  revealed?: string[];
+  /** Which of its tools are visible (`visibleToolMask`: a hex bit mask over the catalog's order). */
+  visible: string;
+  /** The session's tool filter (`SessionInput.tools`); `null`: every registered tool. */
+  filter: string[] | null;
+  /** Deferred tools `tool_search` revealed. */
+  revealed: string[];
 }
 
-/** What the model was shown of the conversation, within its context budget. */
-export interface ModelContextShown {
-  /** Messages in the request. */
-  messages: number;
-  /** Tool results shown as their preview only. */
-  previewed: number;
-  /** Oldest messages left out entirely. */
-  omitted: number;
-  /** UTF-8 bytes of the request's messages. */
-  bytes: number;
-  /** The budget the request was built within, in bytes. */
-  budgetBytes: number;
-}
-
-/**
- * `T` as an activity's result carries it through history: the fields other than `Kept` are left out
- * at their usual value (`withoutUsual`), which the workflow fills back in (`withUsual`). The full
- * form, as earlier versions wrote it, is a packed one too.
- */
-export type Packed<T, Kept extends keyof T> = Pick<T, Kept> & Partial<T>;
-
-/**
- * Output of {@link SessionActivities.callModel}: the response and, per proposed call, its
- * preparation. Packed: the workflow reads it with `unpackModelCallResult`.
- */
+/** Output of {@link SessionActivities.callModel}: the response, stored, and each proposed call prepared. */
 export interface CallModelResult {
   /**
-   * The key (packed) this call stored the system prompt under: when it came inline and is longer
-   * than `inlineSystemPromptBytes`, so the next calls name it by its key.
+   * The key this call stored the system prompt under: when it came inline and is longer than
+   * `inlineSystemPromptBytes`, so the next calls name it by its key.
    */
   systemKey?: string;
-  /** Without its finish reason when it is the usual one (`usualFinishReason`). */
-  response: Omit<ModelResponse, 'finishReason'> & Partial<Pick<ModelResponse, 'finishReason'>>;
+  response: ModelResponse;
+  /** The response as a conversation message, stored. */
+  assistant: MessageRef;
+  /** What the model was shown of the conversation, within its context budget. */
+  shown: ModelContextView;
   /**
-   * The response as a conversation message, stored: its key packed (`packStoredRef`), without its
-   * role (`assistant`) and the preview its text or calls give (`usualAssistantRef`).
+   * Same order as `response.toolCalls`: a call ready for rules and dispatch, or the error it
+   * already got; empty when the finish reason stops the calls (cut off, refused, filtered, paused).
    */
-  assistant: Packed<MessageRef, 'key' | 'bytes'>;
-  /**
-   * Without zero counts, without the budget when it is the settings' usual one
-   * (`usualContextShown`), and without the messages and bytes when the request showed the whole
-   * log (the workflow knows its count and bytes); left out when that leaves nothing.
-   */
-  shown?: Partial<ModelContextShown>;
-  /**
-   * Same order as `response.toolCalls`: a call ready for rules and dispatch, or the error it already
-   * got. A call is packed next to the model's call it came from (`packPreparedCall(call, toolCall)`);
-   * the list is left out when every call is as the model made it (each packs to its type alone).
-   */
-  prepared?: (PackedPreparedCall | ToolErrorOutcome)[];
-  /** With `conversation`: the segment that now ends the log (its tail and the response sealed after its head); its key packed, no empty preview. */
-  sealed?: Packed<ContentRef, 'key' | 'bytes'>;
+  prepared: (PreparedCall | ToolErrorOutcome)[];
+  /** The segment that now ends the log (its tail and the response, sealed after its head); absent when the store failed then. */
+  sealed?: ContentRef;
 }
 
 /** What {@link SessionActivities.callModel} returns when the session's catalog changed: the current one, and no model call. */
@@ -190,38 +142,24 @@ export interface SealLogInput extends SessionStoreInput {
 
 /**
  * What {@link SessionActivities.executeTool} returns: the outcome for the rules, and the result
- * message, stored. Packed: the workflow reads it with `unpackExecutedCall` (the call's record in the
- * content store keeps it whole).
+ * message, stored. A result's `output` is `null` unless the rules read it (or it is
+ * `tool_search`'s): the whole output is in `message`, in the content store, and stays out of the
+ * workflow's history; a read output is a preview when it is large. A result that could not be
+ * stored has no `message` and keeps its output (a preview when it is large, with `storeError`
+ * saying why), for the workflow to store once the store is back.
  */
-export interface ExecutedCall {
-  /**
-   * The outcome, without the call's id and tool when they are the scheduled call's, and without a
-   * `null` output (`packToolOutcome`); left out when that leaves a result's type alone. A result's `output` is `null` unless the rules read it (or it is `tool_search`'s):
-   * the whole output is in `message`, in the content store, and stays out of the workflow's history;
-   * a read output is a preview when it is large. A result that could not be stored keeps its output
-   * (a preview when it is large, with `storeError` saying why), for the workflow to store it.
-   */
-  outcome?: PackedToolOutcome;
-  /**
-   * The tool result message the model reads (the full rendered output, or its offload notice), as
-   * stored: its key packed (`packStoredRef`), without its role (`tool`); absent when the content store stayed unavailable for the rest of the call's time (the
-   * workflow then stores the message it renders from `outcome`, once the store is back).
-   */
-  message?: Packed<MessageRef, 'key' | 'bytes'>;
-}
+export type ExecutedCall = DispatchedCall;
 
-/** Input of {@link SessionActivities.executeTool}: the flags are left out when `false` (earlier workflows always sent them). */
-export interface ExecuteToolInput extends TurnActivityInput {
-  /** The call, packed, without its type (a call in its full form, as earlier versions sent it, is read as it is). */
-  prepared: Omit<PackedPreparedCall, 'type'> & { type?: 'prepared-call' };
-  /** Whether a human approved this call (its permission was `ask`). */
-  approved?: boolean;
+/** Input of {@link SessionActivities.executeTool}. */
+export interface ExecuteToolInput extends SessionStoreInput {
   /** Session turn of the call, part of its idempotency key. */
   turn: number;
-  /** Whether the session is interactive. */
-  interactive?: boolean;
+  call: PreparedCall;
+  interactive: boolean;
+  /** Whether a human approved this call (its permission was `ask`). */
+  approved: boolean;
   /** Whether the rules read this call's output: then it comes back (whole unless its text passes `resultOffloadBytes`); else it stays in the content store. */
-  rulesReadOutput?: boolean;
+  rulesReadOutput: boolean;
 }
 
 /** Input of {@link SessionActivities.recoverToolCall}: the call, by its idempotency key's parts. */
@@ -269,8 +207,6 @@ export interface SessionActivities {
   storeMessages(...input: InputArguments<StoreMessagesInput>): Promise<MessageRef[]>;
   /** Seals the log's tail into a segment in the content store; returns the log with the new head and an empty tail. In parts, as `storeMessages`. */
   sealLog(...input: InputArguments<SealLogInput>): Promise<ConversationLog>;
-  /** The identity of this worker's content store, which the session records when it starts. */
-  identifyStore(input: SessionStoreInput): Promise<StoreIdentity>;
   /**
    * A new session's first look at its worker, at once: the identity of its content store (which the
    * session records), its first message stored there, and the first turn's catalog. In parts, as `storeMessages`.

@@ -2,30 +2,32 @@ import { ApplicationFailure, allHandlersFinished, condition, continueAsNew, work
 import { initialRuleState } from '../src/rules';
 import type { CompiledRuleSet } from '../src/rules';
 import {
-  resumeTurnInProgress,
+  beginTurnInProgress,
   carriedTurn,
-  emptyUsageTotals,
   freshCarriedState,
   initialStoreState,
+  noWorkerWaits,
   resolveSessionLimits,
 } from '../src/session';
 import type { CarriedSessionState, ResolvedSessionLimits, SessionInput, SessionStatusView } from '../src/session';
 import { utf8ByteLength } from '../src/kernel';
-import { changeCatalog, createSession, sealLogIfFull, storeMessages, storeQueuedMessages, storedAs } from './session';
-import { beginSessionHere, recordSessionStore } from './wait-for-store';
-
+import { changeCatalog } from './change-catalog';
+import { feedView, installFeedHandlers } from './feed-view';
+import { publishFeedEvent } from './publish-live';
+import { createSession } from './session';
 import type { Session } from './session';
-import { feedView, installFeedHandlers } from './session-feed';
-import { publishFeedEvent } from './live-sinks';
+import { sealLogWhenFull, storeMessages, storeQueuedMessages, storedAs } from './session-content';
 import { installHandlers } from './session-handlers';
 import { parentReports } from './report-to-parent';
-import { startInput } from './start-input';
 import { sessionSpans } from './session-spans';
 import { isEnding } from './session-state';
 import type { SessionState } from './session-state';
-import { catalogOnChange, currentPatches } from './patches';
-import { statusView, temporalUiView, transcriptView } from './session-views';
+import { startInput } from './start-input';
+import { statusView } from './status-view';
+import { temporalUiView } from './temporal-ui-view';
+import { transcriptView } from './transcript-view';
 import { appendResults, runTurn } from './turn';
+import { beginSessionHere } from './wait-for-store';
 
 /** Largest turn in progress that continue-as-new carries, in UTF-8 bytes of its JSON. */
 const maxCarriedTurnBytes = 131_072;
@@ -37,13 +39,10 @@ const maxCarriedTurnBytes = 131_072;
  * `idleTimeoutMs`, or (with `closeWhenIdle`) when a run ends with nothing queued.
  */
 export async function agentSession(input: SessionInput): Promise<SessionStatusView> {
-  currentPatches(); // asked first in every run (see patches.ts)
   const session = openSession(startInput(input));
   const { state } = session;
   try {
-    catalogOnChange(); // decided before any activity (see catalogOnChange)
-    if (currentPatches() && state.store.identity === undefined) await beginNewSession(session);
-    else await recordSessionStore(session);
+    if (state.store.identity === undefined) await beginNewSession(session);
     if (state.run.inProgress) await runTurns(session);
     for (;;) {
       if (isEnding(state)) break;
@@ -80,10 +79,7 @@ function openSession(input: SessionInput): Session {
   const state = createSessionState(workflowInfo().workflowId, input, rules, limits);
   const ui = temporalUiView();
   const transcript = transcriptView(input.carried?.transcript ?? [], input.carried?.transcriptStart);
-  const feed = feedView(input.carried?.feed, state.queuedMessages.length, limits.feedWindowBytes, {
-    resultsInParts: currentPatches(),
-    onAppend: publishFeedEvent,
-  });
+  const feed = feedView(input.carried?.feed, { windowBytes: limits.feedWindowBytes, onAppend: publishFeedEvent });
   const session = createSession(state, { transcript, feed }, [ui.onEvent, ...parentReports(input)], sessionSpans());
   installHandlers(session);
   installFeedHandlers(session);
@@ -100,8 +96,7 @@ function openSession(input: SessionInput): Session {
 /**
  * A new session's first look at its worker, in one local activity: the identity of its content
  * store, which the session records (from then on only workers with that store serve it), the
- * messages queued inline (its first message) stored there, and the first turn's catalog. Runs
- * recorded before {@link currentPatches} look each up on its own.
+ * messages queued inline (its first message) stored there, and the first turn's catalog.
  */
 async function beginNewSession(session: Session): Promise<void> {
   const { state } = session;
@@ -138,10 +133,10 @@ function createSessionState(
     counters: carried.counters,
     run: { inProgress: carried.runInProgress, turns: carried.turnsInRun },
     turnIndex: resumed?.turnIndex ?? carried.counters.turns,
-    turn: resumed && resumeTurnInProgress(resumed),
+    turn: resumed && beginTurnInProgress(resumed),
     turnsThisExecution: 0,
     stepsThisExecution: 0,
-    usage: carried.usage ?? { session: emptyUsageTotals, run: emptyUsageTotals },
+    usage: carried.usage,
     status: 'idle',
     statusBeforeApproval: 'idle',
     lastRunEnd: null,
@@ -154,6 +149,7 @@ function createSessionState(
     interrupt: undefined,
     endRequested: false,
     store: initialStoreState(carried.store),
+    workers: noWorkerWaits,
     ...(carried.systemKey === undefined ? {} : { systemKey: carried.systemKey }),
   };
 }
@@ -167,8 +163,7 @@ async function beginRun(session: Session): Promise<void> {
     typeof queued === 'string' ? await storeMessages(session, [{ role: 'user', text: queued }]) : [queued];
   if (message === undefined) throw new Error('the content store returned no reference for the user message');
   session.emit({ type: 'run_started', run: state.counters.runs + 1, queued, message });
-  const sealing = sealLogIfFull(session);
-  if (sealing) await sealing;
+  await sealLogWhenFull(session);
 }
 
 /**

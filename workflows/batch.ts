@@ -1,4 +1,4 @@
-import { CancellationScope, condition, setHandler } from '@temporalio/workflow';
+import { condition, setHandler } from '@temporalio/workflow';
 import { dependsOn, validate } from '../src/rules';
 import {
   approvalReason,
@@ -10,16 +10,15 @@ import {
 import type { PreparedCall, UnapprovedDecision } from '../src/dispatch';
 import { approveToolCallUpdate, checkApproveToolCallInput } from '../src/session';
 import type { ApproveToolCallInput, DispatchedCall } from '../src/session';
-import { publishCancelledCalls, refusing } from './session';
-import { runCall } from './run-call';
+import { catalogNames } from './narrowing';
+import { refusing } from './refused-update';
+import { runCalls } from './run-calls';
+import type { RunnableCall } from './run-calls';
 import type { Session } from './session';
 import type { SessionState } from './session-state';
-import { catalogNames } from './session-state';
-import { settleFailedCall } from './settle-failed-call';
 import { workflowNow } from './workflow-now';
 
-/** A call that may run, and whether a human approved it (`notApproved`: it needed no approval). */
-type RunnableCall = { prepared: PreparedCall; approved: boolean };
+/** A call that needed no approval. */
 const notApproved = ({ prepared }: { prepared: PreparedCall }): RunnableCall => ({ prepared, approved: false });
 /** Each call of a batch gets one outcome here; `ran` marks those the rules record. */
 type BatchOutcomes = Map<string, DispatchedCall & { ran: boolean }>;
@@ -193,47 +192,4 @@ function validateApproval(state: SessionState, input: unknown): void {
       `no call ${callId} waits for approval${known.length ? `; waiting: ${known.join(', ')}` : ' (none waits now)'}`,
     );
   }
-}
-
-/**
- * Runs the calls of one batch, all scheduled in one workflow task, in the batch's cancellation scope, each in a
- * child scope of its own. With `siblingAbort: 'on-error'` the first failing call cancels the rest; an interrupt
- * cancels only `cancel` calls (`interruptRun`). Resolves to one outcome per call, in call order; never rejects.
- */
-async function runCalls(session: Session, calls: readonly RunnableCall[]): Promise<DispatchedCall[]> {
-  const { state, scopes } = session;
-  const batch: { scope?: CancellationScope } = {};
-  let failedFirst: { callId: string; toolName: string } | undefined;
-  const abortSiblings = (prepared: PreparedCall): void => {
-    if (state.limits.siblingAbort !== 'on-error' || failedFirst !== undefined || calls.length < 2) return;
-    failedFirst = { callId: prepared.callId, toolName: prepared.toolName };
-    batch.scope?.cancel();
-    publishCancelledCalls({ callIds: calls.map((call) => call.prepared.callId), model: false });
-  };
-  const runOne = async ({ prepared, approved }: RunnableCall): Promise<DispatchedCall> => {
-    const { callId, toolName, interruptBehavior } = prepared;
-    const running = { scope: new CancellationScope(), interrupted: false };
-    scopes.calls.set(callId, running);
-    session.emit({ type: 'tool_started', callId, tool: toolName, interruptBehavior, approved });
-    const turn = state.turnIndex;
-    let executed: DispatchedCall;
-    try {
-      executed = await running.scope.run(() => runCall(session, prepared, approved));
-      if (executed.outcome.type === 'tool-error') abortSiblings(prepared);
-    } catch (error) {
-      const byInterrupt = running.interrupted;
-      const bySibling = !byInterrupt && failedFirst !== undefined && failedFirst.callId !== callId;
-      const cancelledBy = byInterrupt ? 'interrupt' : bySibling ? failedFirst : undefined;
-      executed = await settleFailedCall(session, turn, prepared, error, cancelledBy);
-      if (!byInterrupt && !bySibling && executed.outcome.type === 'tool-error') abortSiblings(prepared);
-    } finally {
-      scopes.calls.delete(callId);
-    }
-    session.emit({ type: 'tool_ended', callId, tool: toolName, ...executed });
-    return executed;
-  };
-  // A call alone needs no batch around it (no sibling to abort): one scope and one promise fewer.
-  if (calls.length === 1 && calls[0] !== undefined) return [await runOne(calls[0])];
-  batch.scope = new CancellationScope();
-  return batch.scope.run(() => Promise.all(calls.map(runOne)));
 }

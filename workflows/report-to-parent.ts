@@ -1,7 +1,7 @@
 import { getExternalWorkflowHandle, workflowInfo } from '@temporalio/workflow';
 import { childSessionReportSignal } from '../src/session';
 import type { ChildSessionReport, SessionInput } from '../src/session';
-import type { SessionView } from './session-views';
+import type { SessionView } from './session-view';
 
 /**
  * The views (one) of a child session started to report to its parent (`reportToParent`, set by

@@ -1,24 +1,33 @@
 import { proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
+import { readsOutput } from '../src/rules';
 import { toolActivityOptions } from '../src/dispatch';
 import type { PreparedCall } from '../src/dispatch';
 import type { DispatchedCall } from '../src/session';
-import type { SessionActivities } from '../activities';
+import type { ExecuteToolInput, SessionActivities } from '../activities';
 import { runActivityToolCall } from './activity-tool-call';
-import { executeToolInput, traced, unpackExecutedCall, withStore } from './session';
+import { traced } from './session';
 import type { Session } from './session';
+import { sessionStoreInput, withStore } from './wait-for-store';
 
 /**
- * Runs one call (in the caller's scope): toolrail's tool activity, or, for an activity tool, the
+ * Runs one call in the caller's scope: toolrail's tool activity, or, for an activity tool, the
  * user's activity, whose result the turn stores with its results.
  */
 export async function runCall(session: Session, prepared: PreparedCall, approved: boolean): Promise<DispatchedCall> {
-  const { callId } = prepared;
+  const { state } = session;
+  const { callId, toolName } = prepared;
   const target = prepared.execution.activity;
   if (target !== undefined) return traced(session, callId, () => runActivityToolCall(session, prepared, target));
-  const input = executeToolInput(session.state, prepared, approved);
+  const input: ExecuteToolInput = {
+    ...sessionStoreInput(state),
+    turn: state.turnIndex,
+    call: prepared,
+    interactive: state.interactive,
+    approved,
+    rulesReadOutput: readsOutput(state.rules, toolName),
+  };
   // A store failure of the tool activity means the call did not run: it runs once the store is back.
-  const executed = await withStore(session, () => traced(session, callId, () => executeToolActivity(prepared)(input)));
-  return unpackExecutedCall(executed, prepared);
+  return withStore(session, () => traced(session, callId, () => executeToolActivity(prepared)(input)));
 }
 
 /** The activity that executes one prepared call, with the call's own options (`toolActivityOptions`). */

@@ -26,12 +26,12 @@ import {
 } from '../src/session';
 import type { SessionRuleStateView, UserMessageInput } from '../src/session';
 import { installApprovals } from './batch';
-import { publishCancelledCalls } from './live-sinks';
-import { refusedUpdate } from './session';
+import { publishCancelledCalls } from './publish-live';
+import { catalogNames } from './narrowing';
+import { refusedUpdate } from './refused-update';
 import type { Session } from './session';
 import type { SessionState } from './session-state';
-import { catalogNames } from './session-state';
-import { currentStoreProblem, statusView, unavailableTools } from './session-views';
+import { currentStoreProblem, statusView, unavailableTools } from './status-view';
 
 /**
  * Acts on a user interrupt at once: cancels the model call in flight and every running call whose

@@ -4,7 +4,8 @@
 // replay). Without those interceptors (tracing off) there is no span view and no tracing work.
 import { context as otelContext, ProxyTracerProvider, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Attributes, Context, Span } from '@opentelemetry/api';
-import type { SessionView } from './session-views';
+import { unhandledEvent } from '../src/session';
+import type { SessionView } from './session-view';
 
 /** Span names: one session (Temporal's `RunWorkflow:agentSession`) holds turns, which hold the rest. */
 export const sessionSpanNames = {
@@ -182,8 +183,28 @@ export function sessionSpans(): SessionSpans | undefined {
       case 'session_ended':
         for (const key of [...open.keys()].filter((key) => key !== 'turn')) end(key);
         return endTurn();
-      default:
+      case 'message_received':
+      case 'messages_stored':
+      case 'run_started':
+      case 'model_text':
+      case 'end_refused':
+      case 'approvals_requested':
+      case 'approval_decided':
+      case 'approvals_closed':
+      case 'batch_cancelled':
+      case 'results_appended':
+      case 'log_sealed':
+      case 'interrupt_received':
+      case 'end_requested':
+      case 'notice':
+      case 'store_identified':
+      case 'store_waiting':
+      case 'store_back':
+      case 'worker_waiting':
+      case 'worker_back':
         return;
+      default:
+        return unhandledEvent(event);
     }
   };
 

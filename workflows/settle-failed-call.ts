@@ -3,23 +3,27 @@ import { mayHaveLostCompletion, outcomeFromActivityFailure } from '../src/dispat
 import type { PreparedCall } from '../src/dispatch';
 import type { DispatchedCall } from '../src/session';
 import type { ExecutedCall, SessionActivities } from '../activities';
-import { storeOf, unpackExecutedCall, withStore } from './session';
 import type { Session } from './session';
-import { patchedIn } from './patches';
+import { sessionStoreInput, withStore } from './wait-for-store';
+
+/** A call whose activity failed with `error`, in `turn`; `cancelledBy`: the interrupt or the sibling that cancelled it. */
+export interface FailedCall {
+  turn: number;
+  prepared: PreparedCall;
+  error: unknown;
+  cancelledBy: Parameters<typeof outcomeFromActivityFailure>[2];
+}
 
 /**
  * The outcome of a call whose activity failed: cancelled by an interrupt or a failing sibling, a
  * completion the server may have lost (looked up below), or the failure itself.
  */
-export function settleFailedCall(
+export async function settleFailedCall(
   session: Session,
-  turn: number,
-  prepared: PreparedCall,
-  error: unknown,
-  cancelledBy: Parameters<typeof outcomeFromActivityFailure>[2],
-): DispatchedCall | Promise<DispatchedCall> {
+  { turn, prepared, error, cancelledBy }: FailedCall,
+): Promise<DispatchedCall> {
   if (cancelledBy === undefined && mayHaveLostCompletion(prepared, error))
-    return recoverLostCompletion(session, turn, prepared, error);
+    return recoverLostCompletion(session, { turn, prepared, error, cancelledBy });
   return { outcome: outcomeFromActivityFailure(prepared, error, cancelledBy) };
 }
 
@@ -32,17 +36,9 @@ export function settleFailedCall(
  * lookup is not cancellable: the call is over, and a sibling's failure or an interrupt must not
  * change what is reported about it.
  */
-async function recoverLostCompletion(
-  session: Session,
-  turn: number,
-  prepared: PreparedCall,
-  error: unknown,
-): Promise<DispatchedCall> {
-  if (!patchedIn('recover-lost-tool-completions'))
-    return { outcome: outcomeFromActivityFailure(prepared, error, undefined) };
-  const { sessionId } = session.state;
+async function recoverLostCompletion(session: Session, { turn, prepared, error }: FailedCall): Promise<DispatchedCall> {
   const { callId, toolName } = prepared;
-  const input = { sessionId, ...storeOf(session.state), turn, callId };
+  const input = { ...sessionStoreInput(session.state), turn, callId };
   let executed: ExecutedCall | null;
   try {
     // An unavailable store is waited for: the record may be there once it is back.
@@ -55,7 +51,7 @@ async function recoverLostCompletion(
   if (executed === null) return { outcome: outcomeFromActivityFailure(prepared, error, undefined, 'not-found') };
   const text = `${toolName} (call ${callId}) finished, but the Temporal server never got its completion (its activity timed out); its outcome was recovered from the record the worker kept in the content store.`;
   session.emit({ type: 'notice', text });
-  return unpackExecutedCall(executed, prepared);
+  return executed;
 }
 
 /** Reads the record of a call from the content store: a quick lookup, retried like the other content reads. */

@@ -7,7 +7,6 @@ import {
   undecodableProblem,
 } from '../src/session';
 import type { SessionInput } from '../src/session';
-import { patchedIn } from './patches';
 
 /**
  * The input this workflow run starts from. The first run of a session checks its start input
@@ -20,7 +19,6 @@ import { patchedIn } from './patches';
  */
 export function startInput(input: SessionInput | undefined): SessionInput {
   if (workflowInfo().continuedFromExecutionRunId !== undefined) return carriedInput(input);
-  if (!patchedIn('toolrail-start-input-checked')) return input as SessionInput;
   // Checked once, at the edge: the check builds about 200 zod schemas, which would cost each session
   // start some milliseconds of the worker's CPU and its cached session their memory.
   if (checkedByThisVersion(input)) return input as SessionInput;

@@ -13,20 +13,15 @@ import type { ToolCatalog } from '../src/dispatch';
 import { modelFinishDetail, modelFinishOutcome } from '../src/session';
 import type { RunEndReason } from '../src/session';
 import { previewOf } from '../src/kernel';
-import type { CatalogChangedResult, SessionActivities } from '../activities';
+import type { CallModelResult, CatalogChangedResult, SessionActivities } from '../activities';
 import { runBatch } from './batch';
-import {
-  catalogOnChange,
-  changeCatalog,
-  modelCallInput,
-  sealLogIfFull,
-  storeMessages,
-  traced,
-  unpackModelCallResult,
-  withStore,
-} from './session';
-import type { ModelCallResult, Session } from './session';
-import { narrowedCatalog } from './session-state';
+import { changeCatalog } from './change-catalog';
+import { modelCallInput } from './model-call-input';
+import { narrowedCatalog } from './narrowing';
+import { traced } from './session';
+import type { Session } from './session';
+import { sealLogWhenFull, storeMessages } from './session-content';
+import { withStore } from './wait-for-store';
 
 /** Model failures that mean the session itself is misconfigured: they fail the workflow loudly. */
 const fatalModelErrors = new Set(['SCRIPT_EXHAUSTED', 'CONFIGURATION']);
@@ -49,7 +44,7 @@ export async function* runTurn(session: Session): AsyncGenerator<void, RunEnd> {
     if (state.ruleState.ended !== null) return engineEnd(session, state.ruleState.ended);
     // The catalog is looked up when the workflow run has none yet (or tool_search revealed tools);
     // otherwise the model call checks it is still current.
-    if (!catalogOnChange() || state.catalog.version === '') await refreshCatalog(session);
+    if (state.catalog.version === '') await refreshCatalog(session);
 
     // Narrow: only the tools the rules allow now are shown to the model. Should the worker's catalog
     // have changed since, the model call brings the current one back instead of an answer, and the
@@ -79,7 +74,7 @@ export async function* runTurn(session: Session): AsyncGenerator<void, RunEnd> {
       session.emit({ type: 'model_call_failed', interrupted: false, error: result.failed });
       return { reason: 'model_error', detail: result.failed };
     }
-    const { response, prepared, assistant, sealed, systemKey } = result;
+    const { response, prepared, assistant, shown, sealed, systemKey } = result;
     const { finishReason, rawFinishReason, usage } = response;
     session.emit({
       type: 'model_responded',
@@ -87,16 +82,14 @@ export async function* runTurn(session: Session): AsyncGenerator<void, RunEnd> {
       calls: response.toolCalls.map((call) => ({ callId: call.id, tool: call.name, args: call.args })),
       prepared,
       message: assistant,
-      shown: result.shown,
-      // Absent from responses recorded before finish reasons and usage were.
-      ...(finishReason === undefined ? {} : { finishReason }),
+      shown,
+      finishReason,
       ...(rawFinishReason === undefined ? {} : { rawFinishReason }),
       ...(usage === undefined ? {} : { usage }),
       ...(sealed ? { sealed } : {}),
       ...(systemKey === undefined ? {} : { systemKey }),
     });
-    const sealing = sealLogIfFull(session);
-    if (sealing) await sealing;
+    await sealLogWhenFull(session);
 
     // What the model said: cut off, refused or filtered ends the run (none of its calls runs); a pause asks again.
     const outcome = modelFinishOutcome(finishReason, response.toolCalls.length);
@@ -115,8 +108,7 @@ export async function* runTurn(session: Session): AsyncGenerator<void, RunEnd> {
       const [message] = await storeMessages(session, [{ role: 'user', text }]);
       if (message === undefined) throw new Error('the content store returned no reference for the message');
       session.emit({ type: 'end_refused', text, message });
-      const sealing = sealLogIfFull(session);
-      if (sealing) await sealing;
+      await sealLogWhenFull(session);
       return undefined;
     }
   } else {
@@ -165,8 +157,7 @@ export async function appendResults(session: Session): Promise<void> {
     };
   });
   session.emit({ type: 'results_appended', results });
-  const sealing = sealLogIfFull(session);
-  if (sealing) await sealing;
+  await sealLogWhenFull(session);
 }
 
 /** The turn's catalog: looked up again before each turn (tools enabled, MCP servers connected, deferred tools revealed). */
@@ -186,7 +177,7 @@ async function callModelInterruptibly(
   session: Session,
   visible: readonly string[],
   inline: ToolCatalog | undefined,
-): Promise<ModelCallResult | CatalogChangedResult | { interrupted: true } | { failed: string }> {
+): Promise<CallModelResult | CatalogChangedResult | { interrupted: true } | { failed: string }> {
   const { state, scopes } = session;
   const scope = new CancellationScope();
   scopes.model = scope;
@@ -194,8 +185,7 @@ async function callModelInterruptibly(
     const { callModel } = modelActivities(state.limits.modelTimeoutMs);
     const input = modelCallInput(state, visible, inline);
     // The model call reads the conversation from the content store: while the store fails, it waits (an interrupt still ends it).
-    const result = await scope.run(() => withStore(session, () => traced(session, 'model', () => callModel(input))));
-    return 'catalogChanged' in result ? result : unpackModelCallResult(result, input, state.log);
+    return await scope.run(() => withStore(session, () => traced(session, 'model', () => callModel(input))));
   } catch (error) {
     if (isCancellation(error) && state.interrupt) return { interrupted: true };
     const cause = error instanceof ActivityFailure ? error.cause : error;

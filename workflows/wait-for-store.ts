@@ -1,17 +1,16 @@
 import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import { isStoreFailureType, namingSessionStore } from '../src/session';
-import { inputArguments, storeFingerprint } from '../src/kernel';
-import type { SessionEvent, StoreFailureDetails, StoreProblem } from '../src/session';
+import { inputArguments } from '../src/kernel';
+import type { ConversationLog, MessageRef, SessionEvent, StoreFailureDetails, StoreProblem } from '../src/session';
 import type {
   BeganSession,
   BeginSessionInput,
   SealLogInput,
   SessionActivities,
+  SessionStoreInput,
   StoreMessagesInput,
 } from '../activities';
-import type { ConversationLog, MessageRef } from '../src/session';
 import type { SessionState } from './session-state';
-import { patchedIn } from './patches';
 import { workflowNow } from './workflow-now';
 
 /** Longest pause before trying an operation again after it failed once the store seemed back, in milliseconds. */
@@ -56,7 +55,7 @@ export async function withStore<T>(
         return await (onAnotherWorker && elsewhere !== undefined ? elsewhere() : operation());
       } catch (error) {
         const failure = storeFailureOf(error);
-        if (failure === undefined || !patchedIn('toolrail-wait-for-store')) throw error;
+        if (failure === undefined) throw error;
         wait = showWait(session, wait, failure);
         if (failure.code === 'STORE_MISMATCH' && elsewhere !== undefined && !onAnotherWorker) {
           onAnotherWorker = true;
@@ -93,7 +92,7 @@ async function untilStoreIsBack(
   for (;;) {
     try {
       const round = { firstCheckAfterMs, intervalMs, roundMs: checkRoundMs };
-      await checks.awaitStore({ sessionId: state.sessionId, ...storeOf(state), ...round, ...(key ? { key } : {}) });
+      await checks.awaitStore({ ...sessionStoreInput(state), ...round, ...(key ? { key } : {}) });
       return wait;
     } catch (error) {
       const newest = storeFailureOf(error);
@@ -112,7 +111,7 @@ function showWait(
 ): { number: number; problem: StoreProblem } {
   const { identity, waitsBegun } = session.state.store;
   const number = wait?.number ?? waitsBegun;
-  // A worker with another store knows the session's by its id alone (`storeOf`): the wait names it in full.
+  // A worker with another store knows the session's by its id alone (`sessionStoreInput`): the wait names it in full.
   const named =
     failure.code === 'STORE_MISMATCH' && identity !== undefined
       ? { ...failure, message: namingSessionStore(failure.message, identity) }
@@ -138,25 +137,13 @@ function storeFailureOf(error: unknown): StoreFailure | undefined {
 }
 
 /**
- * `{ store }` for an activity's input, when the session recorded its store: its fingerprint (what a
- * worker compares with its own store's); the id and description stay in the session's state,
- * which words a mismatch.
+ * What an activity that touches the content store is given: the session, and the id of its store
+ * when it recorded one (what a worker compares with its own store's); the description stays in the
+ * session's state, which words a mismatch.
  */
-export function storeOf(state: SessionState): { store?: string } {
+export function sessionStoreInput(state: SessionState): SessionStoreInput {
   const { identity } = state.store;
-  return identity === undefined ? {} : { store: storeFingerprint(identity.id) };
-}
-
-/**
- * Records the identity of the session's store, once, when a session starts (a continued run has it
- * already; a session started before toolrail recorded it goes on without): from then on a worker
- * with another store does not serve the session.
- */
-export async function recordSessionStore(session: StoreWaiter): Promise<void> {
-  const { state } = session;
-  if (state.store.identity !== undefined || !patchedIn('toolrail-store-identity')) return;
-  const store = await withStore(session, () => content.identifyStore({ sessionId: state.sessionId }));
-  session.emit({ type: 'store_identified', store });
+  return { sessionId: state.sessionId, ...(identity === undefined ? {} : { storeId: identity.id }) };
 }
 
 /** A new session's first look at its worker (`beginSession`: its store, first message, catalog), waiting for the store while it fails. */

@@ -1,3 +1,4 @@
+import { unhandledEvent } from '../session';
 import type { FeedEvent, FeedEventOf, FeedValue, RunEndReason, UsageTotals } from '../session';
 import type { ContentRef } from '../store';
 
@@ -6,7 +7,8 @@ import type { ContentRef } from '../store';
  * `readUIMessageStream` read): the parts toolrail writes. A session's feed becomes one assistant
  * message per run; tool calls are dynamic tool parts with the AI SDK's own approvals; what the AI SDK
  * has no part for is a `data-*` part (`data-verdict`, `data-tools`, `data-run`, `data-run-ended`,
- * `data-notice`, `data-interrupt`, `data-message`, `data-model`, `data-store`, `data-session-ended`).
+ * `data-notice`, `data-interrupt`, `data-message`, `data-model`, `data-store`, `data-worker`,
+ * `data-session-ended`).
  */
 export type UIMessageChunk =
   | { type: 'start'; messageId: string }
@@ -333,6 +335,14 @@ export function uiMessageChunker({
         });
         storeWaits.delete(event.wait);
         break;
+      case 'worker_waiting': {
+        const { type: _type, offset: _offset, run: _run, ...wait } = event;
+        chunks.push({ type: 'data-worker', id: `worker-${event.callId}`, data: { state: 'waiting', ...wait } });
+        break;
+      }
+      case 'worker_back':
+        chunks.push({ type: 'data-worker', id: `worker-${event.callId}`, data: { state: 'back' } });
+        break;
       case 'continued_as_new':
         // Waits are numbered per workflow run: the next run numbers them again.
         storeWaits.clear();
@@ -340,8 +350,12 @@ export function uiMessageChunker({
       case 'session_ended':
         chunks.push({ type: 'data-session-ended', data: { status: event.status } });
         break;
-      default:
+      case 'model_call_started':
+      case 'batch_ended':
+      case 'end_requested':
         break;
+      default:
+        unhandledEvent(event);
     }
     return quiet ? [] : chunks;
   };

@@ -20,7 +20,6 @@ export {
   defaultContextBudgets,
   fallbackContextBudgetBytes,
   toolrailProviderOptionsKey,
-  usualContextBudget,
 } from './model-settings';
 export { modelSettingsSchema, parseModelSettings } from './model-settings-schema';
 export type {
@@ -38,9 +37,6 @@ export { toolrailVersion } from './toolrail-version';
 export { zod } from './zod-on-first-use';
 export type { ToolrailErrorOptions } from './toolrail-error';
 export { TOOL_SEARCH_NAME } from './tool-search-name';
-export { withUsual, withoutUsual } from './usual-values';
 export { previewChars, previewOf, truncateUtf8, utf8ByteLength } from './utf8';
-export { packContentKey, unpackContentKey } from './packed-content-key';
-export { storeFingerprint } from './store-fingerprint';
 export { unreadableClaimEncoding, unreadableResultFailureType } from './unreadable-claim';
 export type { UnreadableClaim, UnreadableClaimCode } from './unreadable-claim';

@@ -171,15 +171,3 @@ export const defaultContextBudgets: Readonly<Record<string, number>> = {
 
 /** Budget of a provider not listed in {@link defaultContextBudgets}, in bytes. */
 export const fallbackContextBudgetBytes = 384_000;
-
-/**
- * The context budget the model call of `settings` usually has, in bytes, as far as the settings say:
- * their `contextBudgetBytes`, else the default of their provider's family; `undefined` for a model
- * the worker was given by id (the worker's entry may set its own).
- */
-export function usualContextBudget(settings: ModelSettings): number | undefined {
-  if (settings.contextBudgetBytes !== undefined) return settings.contextBudgetBytes;
-  if (!('provider' in settings) || settings.provider === undefined) return undefined;
-  const family = settings.provider.split('.')[0] ?? settings.provider;
-  return defaultContextBudgets[family] ?? fallbackContextBudgetBytes;
-}

@@ -5,6 +5,7 @@ import type { ContentRef } from '../store';
 import { feedPreviewChars, feedValueBytes } from './feed-events';
 import type { FeedEventBody, FeedReason, FeedValue } from './feed-events';
 import type { SessionEvent } from './session-events';
+import { unhandledEvent } from './unhandled-event';
 
 /** Most tools `tools_narrowed` lists by name, visible and hidden each; the rest are counted in `omitted`. */
 export const feedToolListLimit = 100;
@@ -105,13 +106,18 @@ export function feedEventBodyOf(event: SessionEvent): FeedEventBody | undefined 
         problem: { ...event.problem, message: previewOf(event.problem.message, 1_000) },
       };
     case 'store_back':
+    case 'worker_back':
       return event;
+    case 'worker_waiting':
+      return { ...event, why: previewOf(event.why, 1_000) };
     case 'model_text':
     case 'messages_stored':
     case 'catalog_changed':
     case 'log_sealed':
     case 'store_identified':
       return undefined;
+    default:
+      return unhandledEvent(event);
   }
 }
 

@@ -9,16 +9,6 @@ export { mergeRuleStatePages, pageBytes, readPageRequest, ruleStatePage, transcr
 export type { PageRequest, PagedTranscriptEntry, RuleStatePage, TranscriptPage } from './answer-pages';
 export type { ConversationLog, ConversationLogKeys, ConversationSegment, MessageRef } from './conversation-log';
 export { undecodableEncoding, undecodableProblem } from './payload-converter';
-export {
-  assistantMessageText,
-  packStoredRef,
-  unpackStoredRef,
-  usualAssistantRef,
-  usualContentRef,
-  usualContextShown,
-  usualFinishReason,
-  usualMessageRef,
-} from './usual-refs';
 export { renderCurrentDetails } from './render-current-details';
 export { toolrailSearchAttributes, toolrailStatusKey, toolrailTotalTokensKey } from './search-attributes';
 export { addUsage, emptyUsageTotals, foldUsage, totalTokens } from './model-usage';
@@ -84,6 +74,8 @@ export {
   namingSessionStore,
 } from './store-problem';
 export type { SessionStoreState, StoreEvent, StoreFailureDetails, StoreIdentity, StoreProblem } from './store-problem';
+export { foldWorkerWaitEvent, noWorkerWaits } from './worker-wait';
+export type { WorkerWait, WorkerWaitEvent, WorkerWaitState } from './worker-wait';
 export type {
   AppendedResult,
   ApprovalDecision,
@@ -119,11 +111,10 @@ export {
 } from './feed-messages';
 export type { CarriedFeed, FeedPage, FeedRequest, ModelTextInput } from './feed-messages';
 export type { CancelledCalls, LiveSinks } from './live-sinks';
-export { packTranscriptEntry, unpackTranscriptEntry } from './carried-transcript';
-export type { CarriedTranscriptEntry } from './carried-transcript';
-export { beginTurnInProgress, carriedTurn, resumeTurnInProgress, settleTurnCalls } from './turn-in-progress';
+export { beginTurnInProgress, carriedTurn, settleTurnCalls } from './turn-in-progress';
 export type { TurnInProgress } from './turn-in-progress';
 export { toolCallFinishedLateSignal } from './tool-call-finished-late';
+export { unhandledEvent } from './unhandled-event';
 export { childSessionReportSignal } from './child-session-reports';
 export type { ChildSessionReport } from './child-session-reports';
 export type { SessionAnswer } from './session-answer';

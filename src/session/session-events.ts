@@ -6,6 +6,7 @@ import type { ModelContextView, PendingApproval } from './session-views';
 import type { ContentRef } from '../store';
 import type { ModelFinishReason, ModelUsage } from '../models';
 import type { StoreEvent } from './store-problem';
+import type { WorkerWaitEvent } from './worker-wait';
 
 /** A tool call's outcome, and its result message when the activity that ran it already stored it. */
 export interface DispatchedCall {
@@ -79,7 +80,7 @@ export type SessionEvent =
   /**
    * The model answered: its text (a preview), the calls it proposed (each prepared, or already an
    * error; none prepared when its finish reason stops them: cut off, refused, filtered, paused), the
-   * stored response, why it stopped and the tokens it used (absent in responses recorded before);
+   * stored response, why it stopped and the tokens it used (when the provider said);
    * `sealed`: the log's tail and the response were sealed into this segment, which now ends the log.
    */
   | {
@@ -90,7 +91,7 @@ export type SessionEvent =
       message: MessageRef;
       shown: ModelContextView;
       sealed?: ContentRef;
-      finishReason?: ModelFinishReason;
+      finishReason: ModelFinishReason;
       rawFinishReason?: string;
       usage?: ModelUsage;
       /** The key the model call stored the session's system prompt under, the first time one did. */
@@ -152,7 +153,8 @@ export type SessionEvent =
   /** The session is over. */
   | { type: 'session_ended'; status: 'completed' | 'failed' }
   /** The content store: its identity recorded, an operation waiting for it, or done waiting. */
-  | StoreEvent;
+  | StoreEvent
+  | WorkerWaitEvent;
 
 /** The `type` of a {@link SessionEvent}. */
 export type SessionEventType = SessionEvent['type'];

@@ -2,10 +2,10 @@ import type { CompiledRuleSet, RuleState } from '../rules';
 import { emptyConversationLog } from './conversation-log';
 import type { ConversationLog, MessageRef } from './conversation-log';
 import type { ModelSettings } from '../models';
-import type { PackedPreparedCall, ToolErrorOutcome } from '../dispatch';
+import type { PreparedCall, ToolErrorOutcome } from '../dispatch';
 import { DEFAULT_MAX_TOOL_CONCURRENCY } from '../kernel';
 import type { SessionCounters } from './session-counters';
-import type { CarriedTranscriptEntry } from './carried-transcript';
+import type { TranscriptEntry } from './session-views';
 import type { SessionUsage } from './model-usage';
 import { emptyUsageTotals } from './model-usage';
 import { defaultFeedWindowBytes } from './feed-messages';
@@ -98,19 +98,19 @@ export interface CarriedSessionState {
   queuedMessages: (string | MessageRef)[];
   revealedTools: string[];
   counters: SessionCounters;
-  /** The latest transcript entries (at most {@link maxCarriedTranscriptEntries}), packed (see `CarriedTranscriptEntry`). */
-  transcript: CarriedTranscriptEntry[];
-  /** The position of the first of them among every entry since the session began (absent: 0). */
-  transcriptStart?: number;
+  /** The latest transcript entries (at most {@link maxCarriedTranscriptEntries}). */
+  transcript: TranscriptEntry[];
+  /** The position of the first of them among every entry since the session began. */
+  transcriptStart: number;
   /** Whether a run was in progress at the boundary. */
   runInProgress: boolean;
   turnsInRun: number;
   /** The turn in progress, when the boundary fell between its model call and its last batch. */
   turn?: CarriedTurn;
-  /** Token totals of the session and of the run in progress (absent in states carried by earlier versions: zero). */
-  usage?: SessionUsage;
-  /** The live feed's next offset and newest events (absent in runs continued by a version without a feed). */
-  feed?: CarriedFeed;
+  /** Token totals of the session and of the run in progress. */
+  usage: SessionUsage;
+  /** The live feed's next offset and newest events. */
+  feed: CarriedFeed;
   /** The identity of the session's content store, recorded when it started. */
   store?: StoreIdentity;
   /** The key a model call stored the session's system prompt under (absent: it goes inline). */
@@ -121,8 +121,8 @@ export interface CarriedSessionState {
 export interface CarriedTurn {
   /** 0-based index of the turn (part of each call's idempotency key). */
   turnIndex: number;
-  /** Calls packed (see `PackedPreparedCall`; earlier versions carried them whole, which reads the same), or the errors they got. */
-  remaining: (PackedPreparedCall | ToolErrorOutcome)[];
+  /** Calls still to run, or the errors they got, in call order. */
+  remaining: (PreparedCall | ToolErrorOutcome)[];
 }
 
 /**
@@ -145,9 +145,11 @@ export function freshCarriedState(ruleState: RuleState): CarriedSessionState {
     revealedTools: [],
     counters: { turns: 0, runs: 0, toolCalls: 0, blockedCalls: 0, continuedAsNew: 0 },
     transcript: [],
+    transcriptStart: 0,
     runInProgress: false,
     turnsInRun: 0,
     usage: { session: emptyUsageTotals, run: emptyUsageTotals },
+    feed: { next: 0, window: [], queued: [] },
   };
 }
 

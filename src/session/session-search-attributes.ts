@@ -6,15 +6,15 @@ import {
   toolrailStatusKey,
   toolrailTotalTokensKey,
 } from './search-attributes';
-import type { ListedSessionStatus, SessionStatus } from './session-status';
+import type { ListedSessionStatus } from './session-status';
 import type { SessionCounters } from './session-counters';
 import type { SessionUsage } from './model-usage';
 import { totalTokens } from './model-usage';
 
 /** What of a session its search attributes show. */
 export interface SessionSearchSource {
-  /** Its listed status (sessions started by earlier versions show their {@link SessionStatus}). */
-  status: ListedSessionStatus | SessionStatus;
+  /** Its listed status. */
+  status: ListedSessionStatus;
   lastTool: string | null;
   counters: SessionCounters;
   pendingApprovals: readonly unknown[];

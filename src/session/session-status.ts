@@ -14,6 +14,12 @@ export const SessionStatus = {
    * on where it was once the store is back.
    */
   waiting_for_store: 'waiting_for_store',
+  /**
+   * A call of an activity tool waits for a worker: none took its activity in time, or one lacks it
+   * (the `workerWaits` of the `status` query say which). It is scheduled again until one takes it;
+   * the status comes back once the call's activity has ended.
+   */
+  waiting_for_worker: 'waiting_for_worker',
   /** The session ended normally. */
   completed: 'completed',
   /**
@@ -41,11 +47,12 @@ export const listedSessionStatuses: readonly ListedSessionStatus[] = [
   'running',
   'awaiting_approval',
   'waiting_for_store',
+  'waiting_for_worker',
   'completed',
   'failed',
 ];
 
-/** The listed status of `status` (`thinking` and `running_tools` are `running`; sessions started by earlier versions still set them). */
+/** The listed status of `status`: `thinking` and `running_tools` are `running`. */
 export function listedStatus(status: SessionStatus | ListedSessionStatus): ListedSessionStatus {
   return status === 'thinking' || status === 'running_tools' ? 'running' : status;
 }

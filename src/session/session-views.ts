@@ -6,6 +6,7 @@ import type { ModelFinishReason, ModelUsage } from '../models';
 import type { SessionUsage } from './model-usage';
 import type { SessionAnswer } from './session-answer';
 import type { StoreProblem } from './store-problem';
+import type { WorkerWait } from './worker-wait';
 
 /** A call that waits for a human decision (`approveToolCall`). */
 export interface PendingApproval {
@@ -72,6 +73,8 @@ export interface SessionStatusView {
   store?: StoreIdentity;
   /** Why the session waits for its content store, while it does (status `waiting_for_store`). */
   storeProblem?: StoreProblem;
+  /** The calls of activity tools that wait for a worker, while any does (status `waiting_for_worker`). */
+  workerWaits?: WorkerWait[];
 }
 
 /** What a model request showed of the conversation (see the context budget in the README). */

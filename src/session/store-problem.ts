@@ -1,4 +1,3 @@
-import { storeFingerprint } from '../kernel';
 import type { StoreIdentity } from '../store';
 import type { SessionStatus } from './session-status';
 
@@ -27,21 +26,17 @@ export function isStoreFailureType(type: string | undefined | null): type is Sto
 }
 
 /**
- * A store as a problem's message names it: by its description and id, by its id alone, or by its
- * fingerprint (`storeFingerprint`: the activities get the session's store so; the session then
- * names it in full, see {@link namingSessionStore}).
+ * A store as a problem's message names it: by its description and id, or by its id alone (the
+ * activities get the session's store so; the session then names it in full, see
+ * {@link namingSessionStore}).
  */
-export function describeStore(store: string | { id: string; description?: string | undefined }): string {
-  if (typeof store === 'string') return `the store with fingerprint ${store}`;
-  const { id, description } = store;
+export function describeStore({ id, description }: { id: string; description?: string | undefined }): string {
   return description === undefined ? `the store with id ${id}` : `${description} (store id ${id})`;
 }
 
-/** `message` with the session's store named in full where a worker named it by its fingerprint or id alone. */
+/** `message` with the session's store named in full where a worker named it by its id alone. */
 export function namingSessionStore(message: string, identity: StoreIdentity): string {
-  return message
-    .replace(describeStore(storeFingerprint(identity.id)), describeStore(identity))
-    .replace(describeStore({ id: identity.id }), describeStore(identity));
+  return message.replace(describeStore({ id: identity.id }), describeStore(identity));
 }
 
 /** What a store failure carries besides its message (its `details[0]`). Plain JSON. */

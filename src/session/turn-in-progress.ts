@@ -1,4 +1,3 @@
-import { packPreparedCall, unpackPreparedCall } from '../dispatch';
 import type { PreparedCall, ToolErrorOutcome } from '../dispatch';
 import type { CarriedTurn } from './session-input';
 import type { DispatchedCall } from './session-events';
@@ -26,12 +25,6 @@ export function beginTurnInProgress({
   return settleErrors({ turnIndex, remaining, settled: [], batches: 0 });
 }
 
-/** The turn continue-as-new carried over, its calls unpacked (calls carried whole by earlier versions read as they are). */
-export function resumeTurnInProgress({ turnIndex, remaining }: CarriedTurn): TurnInProgress {
-  const calls = remaining.map((call) => (call.type === 'prepared-call' ? unpackPreparedCall(call) : call));
-  return beginTurnInProgress({ turnIndex, remaining: calls });
-}
-
 /**
  * The turn once `outcomes` (of some of its calls) are known: those calls move from the remaining
  * to the settled ones, in call order; a batch more has run.
@@ -47,16 +40,9 @@ export function settleTurnCalls(turn: TurnInProgress, outcomes: readonly Dispatc
   return settleErrors({ ...turn, remaining, settled: [...turn.settled, ...settled], batches: turn.batches + 1 });
 }
 
-/**
- * What continue-as-new carries of a turn in progress: its calls still to come, packed (a call
- * leaves out its fields at their usual values, a quarter of its whole form), so a long response's
- * calls fit in the carried state early and the run continues as new when it is due.
- */
+/** What continue-as-new carries of a turn in progress: its calls still to come. */
 export function carriedTurn({ turnIndex, remaining }: TurnInProgress): CarriedTurn {
-  return {
-    turnIndex,
-    remaining: remaining.map((call) => (call.type === 'prepared-call' ? packPreparedCall(call) : call)),
-  };
+  return { turnIndex, remaining: [...remaining] };
 }
 
 /** Errors the calls got before dispatch (unknown tool, bad input) settle as soon as every call before them has. */

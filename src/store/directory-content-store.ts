@@ -106,11 +106,13 @@ export class DirectoryContentStore implements ContentStore {
 
   #file(sessionId: string, key: string): string {
     if (!keyPattern.test(key)) {
-      throw new ContentStoreError(
-        'INVALID_STORE',
-        `Key ${JSON.stringify(key)} of session ${JSON.stringify(sessionId)} is not a lower-case hex SHA-256: pass the key from contentRefOf.`,
-        { store: this.description, sessionId, key },
-      );
+      throw new ContentStoreError({
+        code: 'INVALID_STORE',
+        message: `Key ${JSON.stringify(key)} of session ${JSON.stringify(sessionId)} is not a lower-case hex SHA-256: pass the key from contentRefOf.`,
+        store: this.description,
+        sessionId,
+        key,
+      });
     }
     return path.join(this.#sessionDir(sessionId), key);
   }

@@ -88,8 +88,7 @@ export class SessionHistory {
   /** The `executeTool` activities of the call with this id (one per workflow run that scheduled it). */
   toolActivity(callId: string): ActivityTimeline {
     const found = this.activities().filter(
-      (activity) =>
-        activity.activityType === 'executeTool' && readPath(activity.input, ['prepared', 'callId']) === callId,
+      (activity) => activity.activityType === 'executeTool' && readPath(activity.input, ['call', 'callId']) === callId,
     );
     if (found.length !== 1) throw new Error(`expected one executeTool activity for ${callId}, found ${found.length}`);
     return found[0] as ActivityTimeline;
@@ -99,7 +98,7 @@ export class SessionHistory {
   toolCallIds(): string[] {
     return this.activities()
       .filter((activity) => activity.activityType === 'executeTool')
-      .map((activity) => String(readPath(activity.input, ['prepared', 'callId'])));
+      .map((activity) => String(readPath(activity.input, ['call', 'callId'])));
   }
 
   /** Every update the workflow accepted, decoded. */

@@ -7,16 +7,15 @@
  * history form.
  *
  *   npx tsx test/replay/record-histories.ts
- *   npx tsx test/replay/record-histories.ts --only ticket-flow,parallel-batch --suffix catalog-on-change
- *   TOOLRAIL_RECORD=other-clients npx tsx test/replay/record-histories.ts   # one scenario
+ *   npx tsx test/replay/record-histories.ts ticket-flow store-outage   # those scenarios only
+ *   npx tsx test/replay/record-histories.ts --only ticket-flow --suffix catalog-on-change
  *
- * `--only` records the named scenarios alone; `--suffix S` writes `<file>-S.json` instead, next to
- * the recordings of earlier workflow code, which must still replay (a new shape of history, e.g.
- * after a `patched()` change, gets recordings of its own this way).
- * Regenerate only to add a scenario, or for a workflow change that is meant to break replay (and
- * then say so: sessions in flight on the old code would fail the same way). A change that makes
- * the committed histories fail to replay is otherwise a bug in the change, or needs `patched()`.
- * Name scenarios to record only those (`npx tsx test/replay/record-histories.ts store-outage`).
+ * Naming scenarios (or `--only a,b`, or TOOLRAIL_RECORD=a,b) records those alone. `--suffix S`
+ * writes `<file>-S.json` instead, next to the recordings of the released version, which must still
+ * replay: a change made with `sessionPatched` (`workflows/session-patched.ts`) gets recordings of its
+ * own this way. Record again only to add a scenario, or for a change that is meant to break replay
+ * (and then say so: sessions in flight on the old code would fail the same way). A change that
+ * makes the committed histories fail to replay is otherwise a bug in the change, or needs a patch.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

@@ -43,28 +43,9 @@ const scenarioShapes: Record<string, { includes: string[]; endsWith: string }> =
   },
 };
 
-const continueAsNew = ['continue-as-new-first-run', 'continue-as-new-second-run', 'continue-as-new-last-run'];
-
-/** The scenarios recorded by each shape of history the workflow code wrote, by the suffix of their files. */
-const recordings: [suffix: string, scenarios: string[]][] = [
-  ['', Object.keys(scenarioShapes)],
-  // After the catalog moved to the model call (`patched('catalog-on-change')`): no catalog marker per turn.
-  ['catalog-on-change', ['ticket-flow', 'parallel-batch', 'approval']],
-  // After the status attribute became the listed status (`patched('listed-status-attribute')`) and calls went packed.
-  ['listed-status', ['ticket-flow', 'approval']],
-  // After a new run records one marker for every patch (`currentPatches`), begins a new session in
-  // one local activity and upserts only the search attributes that changed.
-  ['session-patches', ['ticket-flow', 'approval', 'other-clients', ...continueAsNew, 'store-outage']],
-  // After a new run's counts and last tool went with its listed status (the marker of 2026-12): they
-  // are upserted when the status moves and before continue-as-new, not each time one changes.
-  ['status-move', ['ticket-flow', 'approval', 'other-clients', ...continueAsNew, 'store-outage']],
-];
-
-/** Each recorded history's file and what it must show. */
-const expectedHistories = new Map<string, { includes: string[]; endsWith: string } | undefined>(
-  recordings.flatMap(([suffix, scenarios]) =>
-    scenarios.map((scenario) => [`${scenario}${suffix ? `-${suffix}` : ''}.json`, scenarioShapes[scenario]]),
-  ),
+/** Each recorded history's file (one per scenario, recorded by this version) and what it must show. */
+const expectedHistories = new Map<string, { includes: string[]; endsWith: string }>(
+  Object.entries(scenarioShapes).map(([scenario, shape]) => [`${scenario}.json`, shape]),
 );
 
 const files = readdirSync(historiesDirectory)
@@ -91,21 +72,20 @@ describe('recorded session histories', () => {
       return name === undefined ? [] : [name];
     });
     expect(scheduled.filter((name) => name === 'awaitStore')).toHaveLength(2);
-    // A run started by 2026-11 or later records one patch marker, whatever the patches it has.
-    for (const file of files.filter((name) => /-(session-patches|status-move)\.json$/.test(name))) {
+    // A run of this version records no patch marker, and upserts its search attributes only when its
+    // status moves: a ticket flow, once, at its end (its start is listed by the client that starts it).
+    for (const file of files) {
       const patchMarkers = readHistory(file).events.filter(
         (event) =>
           (event as { markerRecordedEventAttributes?: { markerName?: string } }).markerRecordedEventAttributes
             ?.markerName === 'core_patch',
       );
-      expect(patchMarkers, file).toHaveLength(1);
+      expect(patchMarkers, file).toEqual([]);
     }
-    // A run of this version upserts its counts and last tool with its status: a ticket flow upserts
-    // the SDK's record of its marker and, once, its end (a run of 2026-11 upserted five times).
-    const upserts = (file: string): number =>
-      eventTypeNames(readHistory(file)).filter((type) => type.endsWith('UPSERT_WORKFLOW_SEARCH_ATTRIBUTES')).length;
-    expect(upserts('ticket-flow-status-move.json')).toBe(2);
-    expect(upserts('ticket-flow-session-patches.json')).toBe(5);
+    const upserts = eventTypeNames(readHistory('ticket-flow.json')).filter((type) =>
+      type.endsWith('UPSERT_WORKFLOW_SEARCH_ATTRIBUTES'),
+    );
+    expect(upserts).toHaveLength(1);
     // The parallel batch's three calls were scheduled by one workflow task.
     expect(eventTypeNames(readHistory('parallel-batch.json')).join(' ')).toContain(
       'ACTIVITY_TASK_SCHEDULED ACTIVITY_TASK_SCHEDULED ACTIVITY_TASK_SCHEDULED',

@@ -51,17 +51,38 @@ describe('the session workflow stays readable', () => {
     expect(writes).toEqual([]);
   });
 
-  it('reads one turn in three files: turn.ts and batch.ts, with the state they change in session-state.ts', () => {
-    const steps = new Set(['turn.ts', 'batch.ts', 'session-state.ts']);
-    // Besides one another, the turn uses only the session's glue (events, scopes, content store), a side path
-    // for lost completions, and how one call runs (toolrail's tool activity, or the user's activity).
-    const helpers = new Set(['session.ts', 'settle-failed-call.ts', 'workflow-now.ts', 'run-call.ts']);
-    for (const name of ['turn.ts', 'batch.ts']) {
+  it('reads one turn as a story: turn.ts, batch.ts and run-calls.ts, with the state they change in session-state.ts', () => {
+    const steps = new Set(['turn.ts', 'batch.ts', 'run-calls.ts', 'session-state.ts']);
+    // Besides one another, the turn uses only the session's glue (events, scopes, content store, the
+    // model call's input, the rules' narrowing), how one call runs (toolrail's tool activity, or the
+    // user's activity) and a side path for lost completions: no packing detour.
+    const helpers = new Set([
+      'session.ts',
+      'session-content.ts',
+      'wait-for-store.ts',
+      'change-catalog.ts',
+      'model-call-input.ts',
+      'narrowing.ts',
+      'refused-update.ts',
+      'settle-failed-call.ts',
+      'run-call.ts',
+      'workflow-now.ts',
+      'publish-live.ts',
+    ]);
+    for (const name of ['turn.ts', 'batch.ts', 'run-calls.ts']) {
       const beyond = localImports(name).filter((file) => !steps.has(file) && !helpers.has(file));
       expect(beyond, `${name} imports`).toEqual([]);
     }
     // Continue-as-new is decided in agent-session.ts alone.
     const continuing = workflowFiles.filter((name) => /\bcontinueAsNew\b/.test(source(name)));
     expect(continuing).toEqual(['agent-session.ts']);
+  });
+
+  it('imports each thing from the file that defines it: no file under workflows/ but the bundle entries re-exports another', () => {
+    const bundleEntries = new Set(['index.ts', 'with-user-workflows.ts']);
+    const hops = workflowFiles.filter(
+      (name) => !bundleEntries.has(name) && /^export (\*|\{[^}]*\}|type \{[^}]*\}) from '\.\//m.test(source(name)),
+    );
+    expect(hops).toEqual([]);
   });
 });

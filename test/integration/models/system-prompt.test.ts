@@ -70,7 +70,7 @@ describe('the session’s system prompt', () => {
         expect(first).toMatchObject({ system: systemPrompt });
         expect(first).not.toHaveProperty('systemKey');
         const key = later[0]?.['systemKey'];
-        expect(key).toMatch(/^[A-Za-z0-9_-]{43}$/);
+        expect(key).toMatch(/^[0-9a-f]{64}$/);
         for (const input of later) {
           expect(input).not.toHaveProperty('system');
           expect(input['systemKey']).toBe(key);

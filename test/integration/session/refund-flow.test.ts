@@ -122,7 +122,7 @@ describe('the refund flow on the support desk rules', () => {
       expect(history.toolActivity('refund_a').scheduledEventId).toBeGreaterThan(accepted?.eventId ?? Infinity);
       // A destructive tool runs at most once: no retries.
       expect(history.toolActivity('refund_a').input).toMatchObject({
-        prepared: { execution: { retry: { maximumAttempts: 1 } } },
+        call: { execution: { retry: { maximumAttempts: 1 } } },
       });
     });
   });

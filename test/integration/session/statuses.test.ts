@@ -134,8 +134,8 @@ describe('session statuses tell the truth', () => {
       expect(await session.result()).toMatchObject({ status: 'completed', counters: { toolCalls: 3 } });
       // Four turns moved the status between thinking and running_tools. The session started listed
       // as running (it had a message to run) with its counts at zero: the workflow upserts once, at
-      // its end (the status and the last tool), and its history holds one patch marker (with the
-      // SDK's one upsert of it) and one local activity at the start (store, first message, catalog).
+      // its end (the status and the last tool), and its history holds no patch marker and one local
+      // activity at the start (store, first message, catalog).
       const events = (await session.workflow.fetchHistory()).events ?? [];
       const upserted = events.map((event) =>
         Object.fromEntries(
@@ -148,11 +148,10 @@ describe('session statuses tell the truth', () => {
         ),
       );
       expect(upserted.filter((fields) => Object.keys(fields).length > 0)).toEqual([
-        { TemporalChangeVersion: ['toolrail-session-patches-2026-12'] },
         { ToolrailStatus: 'completed', ToolrailLastTool: 'work' },
       ]);
       const markers = events.flatMap((event) => event.markerRecordedEventAttributes?.markerName ?? []);
-      expect(markers).toEqual(['core_patch', 'core_local_activity']);
+      expect(markers).toEqual(['core_local_activity']);
     });
   });
 

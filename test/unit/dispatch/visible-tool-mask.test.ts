@@ -4,9 +4,10 @@ import { isVisibleInMask, visibleToolMask } from '../../../src/dispatch';
 describe('the visible-tool mask of a model call', () => {
   const catalog = Array.from({ length: 11 }, (_, index) => `tool_${index}`);
 
-  it('is absent when every tool is visible', () => {
-    expect(visibleToolMask(catalog, new Set(catalog))).toBeUndefined();
-    expect(isVisibleInMask(undefined, 7)).toBe(true);
+  it('shows every tool when every tool is visible', () => {
+    const mask = visibleToolMask(catalog, new Set(catalog));
+    expect(mask).toBe('ff7');
+    expect(catalog.filter((_, index) => isVisibleInMask(mask, index))).toEqual(catalog);
   });
 
   it('names exactly the visible tools, one hex digit per four tools', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PreparedCall, ToolErrorOutcome } from '../../../src/dispatch';
-import { beginTurnInProgress, carriedTurn, resumeTurnInProgress } from '../../../src/session';
+import { beginTurnInProgress, carriedTurn } from '../../../src/session';
 import { readOnlyCall } from '../../helpers/read-only-call';
 
 /** Call `n` of `read_page`, as `prepareToolCall` builds it. */
@@ -17,20 +17,18 @@ const unknownTool: ToolErrorOutcome = {
 };
 
 describe('a turn in progress as continue-as-new carries it', () => {
-  it('packs its calls to a fraction of their size and resumes them whole, errors included', () => {
+  it('carries its calls still to come as plain JSON, and the next run resumes them, errors included', () => {
     const remaining = [...Array.from({ length: 100 }, (_, n) => readCall(n)), unknownTool];
     const turn = { ...beginTurnInProgress({ turnIndex: 7, remaining }), batches: 3 };
-    const carried = carriedTurn(turn);
-    expect(JSON.stringify(carried).length).toBeLessThan(JSON.stringify(remaining).length / 3);
-    const resumed = resumeTurnInProgress(JSON.parse(JSON.stringify(carried)) as typeof carried);
-    expect(resumed).toEqual(beginTurnInProgress({ turnIndex: 7, remaining }));
+    const carried = JSON.parse(JSON.stringify(carriedTurn(turn))) as ReturnType<typeof carriedTurn>;
+    expect(carried).toEqual({ turnIndex: 7, remaining });
+    expect(beginTurnInProgress(carried)).toEqual(beginTurnInProgress({ turnIndex: 7, remaining }));
   });
 
-  it('resumes calls that earlier versions carried whole', () => {
-    const remaining = [
-      readCall(1),
-      { ...readCall(2), permission: 'ask' as const, interruptBehavior: 'cancel' as const },
-    ];
-    expect(resumeTurnInProgress({ turnIndex: 2, remaining })).toEqual(beginTurnInProgress({ turnIndex: 2, remaining }));
+  it('leaves out the calls that settled before the boundary', () => {
+    const remaining = [readCall(1), readCall(2)];
+    const turn = beginTurnInProgress({ turnIndex: 2, remaining });
+    const settled = { ...turn, remaining: turn.remaining.slice(1), settled: [] };
+    expect(carriedTurn(settled).remaining).toEqual([readCall(2)]);
   });
 });

@@ -9,7 +9,7 @@ import {
 
 describe('the search attributes a session upserts', () => {
   const session = (more: Partial<SessionSearchSource> = {}): SessionSearchSource => ({
-    status: 'thinking',
+    status: 'idle',
     lastTool: null,
     counters: { turns: 0, runs: 0, toolCalls: 0, blockedCalls: 0, continuedAsNew: 0 },
     pendingApprovals: [],
@@ -25,12 +25,12 @@ describe('the search attributes a session upserts', () => {
   it('then only those that changed, and none when nothing did', () => {
     const shown = new Map<string, unknown>();
     changedSearchAttributes(sessionSearchAttributes(session()), shown);
-    const moved = sessionSearchAttributes(session({ status: 'running_tools', lastTool: 'search' }));
+    const moved = sessionSearchAttributes(session({ status: 'running', lastTool: 'search' }));
     expect(changedSearchAttributes(moved, shown)).toEqual([
-      { key: toolrailStatusKey, value: 'running_tools' },
+      { key: toolrailStatusKey, value: 'running' },
       { key: toolrailLastToolKey, value: 'search' },
     ]);
-    const blocked = session({ status: 'running_tools', lastTool: 'search' });
+    const blocked = session({ status: 'running', lastTool: 'search' });
     blocked.counters.blockedCalls = 2;
     expect(changedSearchAttributes(sessionSearchAttributes(blocked), shown)).toEqual([
       { key: toolrailBlockedCallsKey, value: 2 },

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { initialRuleState, validate } from '../../../src/rules';
 import type { PreparedCall, ToolErrorOutcome } from '../../../src/dispatch';
-import { emptyUsageTotals, freshCarriedState, initialStoreState, resolveSessionLimits } from '../../../src/session';
+import {
+  emptyUsageTotals,
+  freshCarriedState,
+  initialStoreState,
+  noWorkerWaits,
+  resolveSessionLimits,
+} from '../../../src/session';
 import type { MessageRef, SessionEvent } from '../../../src/session';
 import type { ModelUsage } from '../../../src/models';
 import { applyEvent } from '../../../workflows/session-state';
@@ -47,6 +53,7 @@ function freshState(): SessionState {
     interrupt: undefined,
     endRequested: false,
     store: initialStoreState(undefined),
+    workers: noWorkerWaits,
   };
 }
 
@@ -115,6 +122,7 @@ describe('applyEvent, the one writer of session state', () => {
       calls: [],
       prepared: [unknownTool, first, second],
       message: ref('a1', 'assistant'),
+      finishReason: 'tool-calls',
       shown: { messages: 1, previewed: 0, omitted: 0, bytes: 10, budgetBytes: 100 },
     });
     // The error the first call already had is settled at once; the others wait for their batches.
@@ -192,6 +200,7 @@ describe('applyEvent, the one writer of session state', () => {
       calls: [],
       prepared: [],
       message: ref('a1', 'assistant'),
+      finishReason: 'stop',
       shown: { messages: 1, previewed: 0, omitted: 0, bytes: 10, budgetBytes: 100 },
       sealed,
     });
@@ -211,6 +220,7 @@ describe('applyEvent, the one writer of session state', () => {
       calls: [],
       prepared: [search],
       message: ref('a1', 'assistant'),
+      finishReason: 'tool-calls',
       shown: { messages: 1, previewed: 0, omitted: 0, bytes: 10, budgetBytes: 100 },
     });
     const outcome = {

@@ -7,11 +7,12 @@ import {
   maxFeedPageBytes,
   defaultFeedWindowBytes,
   initialStoreState,
+  noWorkerWaits,
   resolveSessionLimits,
 } from '../../../src/session';
 import type { AppendedResult, FeedEvent, MessageRef, SessionEvent } from '../../../src/session';
-import { feedView, maxResultsEventBytes } from '../../../workflows/session-feed';
-import type { SessionFeed } from '../../../workflows/session-feed';
+import { feedView, maxResultsEventBytes } from '../../../workflows/feed-view';
+import type { FeedView } from '../../../workflows/feed-view';
 import { applyEvent } from '../../../workflows/session-state';
 import type { SessionState } from '../../../workflows/session-state';
 import { compileRules } from '../../helpers/compile-rules';
@@ -49,13 +50,14 @@ function freshState(queuedMessages: SessionState['queuedMessages'] = []): Sessio
     endRequested: false,
     usage: { session: emptyUsageTotals, run: emptyUsageTotals },
     store: initialStoreState(undefined),
+    workers: noWorkerWaits,
   };
 }
 
 const ref = (key: string): MessageRef => ({ key, bytes: 10, preview: key, role: 'user' });
 
 /** A session's state and its feed, fed events the way `Session.emit` does: the fold first, then the view. */
-function session(feed: SessionFeed = feedView(undefined, 0, defaultFeedWindowBytes), state = freshState()) {
+function session(feed: FeedView = feedView(undefined, { windowBytes: defaultFeedWindowBytes }), state = freshState()) {
   return {
     feed,
     state,
@@ -101,7 +103,7 @@ describe('the feed view', () => {
       { type: 'run_ended', reason: 'interrupted' }, // 4
       { type: 'run_started', run: 2, queued: 'stop', message: ref('stop') }, // 5
     );
-    const next = session(feedView(s.feed.carried(), 1, defaultFeedWindowBytes), freshState(['second']));
+    const next = session(feedView(s.feed.carried(), { windowBytes: defaultFeedWindowBytes }), freshState(['second']));
     next.emit({ type: 'run_started', run: 3, queued: 'second', message: ref('second') });
     const started = next.all().filter((event) => event.type === 'run_started');
     expect(started.map((event) => [event.offset, event.messageOffset])).toEqual([
@@ -109,18 +111,6 @@ describe('the feed view', () => {
       [5, 3],
       [6, 1],
     ]);
-  });
-
-  it('counts messages queued before the session had a feed as queued at no known offset', () => {
-    const s = session(feedView(undefined, 1, defaultFeedWindowBytes), freshState(['old']));
-    s.emit(
-      { type: 'message_received', text: 'new', via: 'update' },
-      { type: 'run_started', run: 1, queued: 'old', message: ref('old') },
-      { type: 'run_ended', reason: 'answered' },
-      { type: 'run_started', run: 2, queued: 'new', message: ref('new') },
-    );
-    const started = s.all().filter((event) => event.type === 'run_started');
-    expect(started.map((event) => event.messageOffset)).toEqual([undefined, 0]);
   });
 
   it('shows streamed text of the call in progress once, in order, and a retried attempt from its start', () => {
@@ -238,7 +228,7 @@ describe('the feed view', () => {
         role: 'tool',
       },
     }));
-    const s = session(feedView(undefined, 0, 4 * defaultFeedWindowBytes));
+    const s = session(feedView(undefined, { windowBytes: 4 * defaultFeedWindowBytes }));
     s.emit({ type: 'results_appended', results });
     const pages = [s.feed.read({ from: 0 })];
     while (pages.at(-1)!.next < pages.at(-1)!.end) pages.push(s.feed.read({ from: pages.at(-1)!.next }));
@@ -252,16 +242,12 @@ describe('the feed view', () => {
     for (const page of pages)
       expect(Buffer.byteLength(JSON.stringify(page))).toBeLessThanOrEqual(maxFeedPageBytes + 1_024);
 
-    const single = session(feedView(undefined, 0, 4 * defaultFeedWindowBytes));
+    const single = session(feedView(undefined, { windowBytes: 4 * defaultFeedWindowBytes }));
     single.emit({ type: 'results_appended', results: results.slice(0, 1) });
     expect(single.all().map((event) => event.type)).toEqual(['results_appended']);
     expect(single.all().flatMap((event) => (event.type === 'results_appended' ? event.results : []))).toMatchObject([
       { callId: 'call_0', tool: 'read_page' },
     ]);
-
-    const before = session(feedView(undefined, 0, 4 * defaultFeedWindowBytes, { resultsInParts: false }));
-    before.emit({ type: 'results_appended', results });
-    expect(before.all().map((event) => event.type)).toEqual(['results_appended']);
   });
 
   it('carries its newest events within the byte budget, and the next run numbers on', () => {
@@ -273,7 +259,7 @@ describe('the feed view', () => {
     expect(carriedBytes).toBeLessThanOrEqual(maxCarriedFeedBytes);
     expect(carriedBytes).toBeGreaterThan(maxCarriedFeedBytes - 200);
     expect(carried.window.at(-1)?.offset).toBe(399);
-    const next = session(feedView(carried, 0, defaultFeedWindowBytes));
+    const next = session(feedView(carried, { windowBytes: defaultFeedWindowBytes }));
     next.emit({ type: 'continued_as_new' });
     expect(next.feed.read({ from: 399 }).events.map((event) => [event.offset, event.type])).toEqual([
       [399, 'notice'],

@@ -19,7 +19,7 @@ import type {
   SessionEvent,
 } from '../src/session';
 import type { SessionState } from './session-state';
-import type { SessionView } from './session-views';
+import type { SessionView } from './session-view';
 import { workflowNow } from './workflow-now';
 
 /**
@@ -28,7 +28,7 @@ import { workflowNow } from './workflow-now';
  * continue-as-new carries the offset and the newest of them on. Subscribers read it with queries,
  * which never touch the history (see `src/client/session-feed.ts`).
  */
-export interface SessionFeed {
+export interface FeedView {
   readonly onEvent: SessionView;
   /** The events from `request.from` on (see {@link FeedPage}); throws for an offset past the end. */
   read(request: FeedRequest): FeedPage;
@@ -47,32 +47,18 @@ export const maxResultsEventBytes = 65_536;
 
 /**
  * The feed view, going on from what continue-as-new carried, holding at most `windowBytes` of events
- * (each appended one also goes to `onAppend`).
- * `queuedMessages` is the length of the session's queue now: messages queued by a version without
- * a feed count as queued at an unknown offset. `resultsInParts` (default: true) appends many results
- * as several `results_appended` events of at most {@link maxResultsEventBytes} each; runs recorded
- * before appended them as one.
+ * (each appended one also goes to `onAppend`: the worker's live channel). Many results are appended
+ * as several `results_appended` events of at most {@link maxResultsEventBytes} each.
  */
 export function feedView(
   carried: CarriedFeed | undefined,
-  queuedMessages: number,
-  windowBytes: number,
-  {
-    resultsInParts = true,
-    onAppend,
-  }: {
-    resultsInParts?: boolean;
-    /** Called with each event as it is appended (the worker's live channel). */
-    onAppend?: (event: FeedEvent) => void;
-  } = {},
-): SessionFeed {
+  { windowBytes, onAppend }: { windowBytes: number; onAppend?: (event: FeedEvent) => void },
+): FeedView {
   const window: { event: FeedEvent; bytes: number }[] = [];
   let heldBytes = 0;
   let next = carried?.next ?? 0;
   // The offset of the event that queued each queued message, in queue order (as applyEvent keeps the queue).
-  const queued: (number | null)[] = carried?.queued
-    ? [...carried.queued]
-    : Array.from({ length: queuedMessages }, () => null);
+  const queued: (number | null)[] = [...(carried?.queued ?? [])];
   // The offset of the run in progress's `run_started`.
   let runStart = carried?.runStart;
   // The model call in progress, and the newest batch of its text the feed showed.
@@ -119,7 +105,7 @@ export function feedView(
       }
       case 'results_appended': {
         const { results } = feedEventBodyOf(event) as Extract<FeedEventBody, { type: 'results_appended' }>;
-        for (const part of resultsInParts ? inParts(results, maxResultsEventBytes) : [results])
+        for (const part of inParts(results, maxResultsEventBytes))
           append({ type: 'results_appended', results: part }, state);
         return;
       }
@@ -183,7 +169,7 @@ export function feedView(
  * The feed's query and the text deltas' signal. The query refuses a malformed request; a malformed
  * `modelText` signal (it comes from the worker, not a user) is dropped with a worker log line.
  */
-export function installFeedHandlers(session: { readonly feed: SessionFeed; emit(event: SessionEvent): void }): void {
+export function installFeedHandlers(session: { readonly feed: FeedView; emit(event: SessionEvent): void }): void {
   setHandler(feedQuery, (request) => session.feed.read(checkFeedRequest(request)), {
     description:
       'The live feed: { from, maxBytes? } → { events, next, oldest, end }. Offsets count the whole session, across continue-as-new.',
