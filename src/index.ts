@@ -82,7 +82,8 @@ export type {
   GraphFormat,
 } from './rules';
 
-// Models: any AI SDK language model (LanguageModelV4) or a built-in official provider (the scripted model is in toolrail/testing).
+// Models: any AI SDK language model (LanguageModelV4) or a built-in official provider (the scripted
+// model is in toolrail/testing).
 export { parseModelSettings, modelSettingsSchema, toolArgumentsAsTextFetch } from './models';
 export type {
   LanguageModelV4,

@@ -154,7 +154,10 @@ function createSessionState(
   };
 }
 
-/** Starts a run with the next queued user message: it is stored and joins the conversation, and the rules start a run. */
+/**
+ * Starts a run with the next queued user message: it is stored and joins the conversation, and the
+ * rules start a run.
+ */
 async function beginRun(session: Session): Promise<void> {
   const { state } = session;
   const queued = state.queuedMessages[0];
@@ -213,7 +216,10 @@ async function continueAsNewNow(session: Session): Promise<void> {
   await continueAsNew<typeof agentSession>({ ...next, carried: carriedState(session) });
 }
 
-/** Whether to continue as new now: the server suggests it, or a limit passed; after progress (never a loop), with nothing running or waiting. */
+/**
+ * Whether to continue as new now: the server suggests it, or a limit passed; after progress (never
+ * a loop), with nothing running or waiting.
+ */
 function continueAsNewDue(state: SessionState): boolean {
   const { continueAsNewSuggested, historySize } = workflowInfo();
   const due =

@@ -144,7 +144,8 @@ export function installHandlers(session: Session): void {
   setDefaultQueryHandler((name) => {
     throw new ReferenceError(unknownMessageText('queries', name));
   });
-  // Answers are paged (a cursor, a byte cap): none is ever large enough for External Storage, which other clients cannot read.
+  // Answers are paged (a cursor, a byte cap): none is ever large enough for External Storage, which
+  // other clients cannot read.
   setHandler(
     ruleStateQuery,
     (request) => {

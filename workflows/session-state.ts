@@ -30,7 +30,7 @@ import type {
   TurnInProgress,
 } from '../src/session';
 
-/** What one workflow run of a session holds, as data (what continue-as-new carries, and more); {@link applyEvent} writes it. */
+/** What one workflow run of a session holds, as data; only {@link applyEvent} writes it. */
 export interface SessionState {
   readonly sessionId: string;
   readonly input: SessionInput;
@@ -108,7 +108,7 @@ export function applyEvent(state: SessionState, event: SessionEvent): void {
       counters.runs += 1;
       s.run = { inProgress: true, turns: 0 };
       s.usage = foldUsage(s.usage, event);
-      // The rules see the message's text when it is at hand, else its preview (a message queued across continue-as-new).
+      // The rules see the message's text, else its preview (queued across continue-as-new).
       const userMessage = typeof event.queued === 'string' ? event.queued : event.message.preview;
       s.ruleState = startRun(s.rules, s.ruleState, { userMessage });
       s.turnIndex = counters.turns;
@@ -241,7 +241,7 @@ export function applyEvent(state: SessionState, event: SessionEvent): void {
   }
 }
 
-/** Whether the session ends between runs: nothing is queued, and `endSession` was asked or it closes when idle (after a run). */
+/** Whether the session ends between runs: nothing queued, and asked to end or closing when idle. */
 export function isEnding(state: SessionState): boolean {
   const closes = state.endRequested || (state.limits.closeWhenIdle && state.counters.runs > 0);
   return closes && state.queuedMessages.length === 0;

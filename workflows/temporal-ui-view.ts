@@ -106,7 +106,10 @@ export function temporalUiView(): { onEvent: SessionView; firstLook: (state: Ses
   };
 }
 
-/** The values of toolrail's search attributes this workflow run started with (absent ones as `null`, as an upsert removes them). */
+/**
+ * The values of toolrail's search attributes this workflow run started with (absent ones as `null`,
+ * as an upsert removes them).
+ */
 function startedWithSearchAttributes(): [string, unknown][] {
   const { typedSearchAttributes } = workflowInfo();
   return toolrailSearchAttributes.map((key) => [key.name, typedSearchAttributes.get(key) ?? null]);

@@ -14,7 +14,10 @@ export interface TranscriptView {
   carried(): { transcript: TranscriptEntry[]; transcriptStart: number };
 }
 
-/** The transcript as a view of the events, starting from what continue-as-new carried (whose first entry is at `start`). */
+/**
+ * The transcript as a view of the events, starting from what continue-as-new carried (whose first
+ * entry is at `start`).
+ */
 export function transcriptView(carried: readonly TranscriptEntry[], carriedStart = 0): TranscriptView {
   const entries = [...carried];
   let start = carriedStart;

@@ -16,7 +16,10 @@ export interface WorkerModel {
   contextBudgetBytes?: number;
 }
 
-/** The models a worker serves, by the id sessions name (`{ id: 'fast' }`): a language model, or one with its defaults. */
+/**
+ * The models a worker serves, by the id sessions name (`{ id: 'fast' }`): a language model, or one
+ * with its defaults.
+ */
 export type WorkerModels =
   Readonly<Record<string, LanguageModelV4 | WorkerModel>> | ReadonlyMap<string, LanguageModelV4 | WorkerModel>;
 

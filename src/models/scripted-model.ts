@@ -122,7 +122,10 @@ export function createScriptedModel(script: readonly ScriptStep[], options: Scri
   };
 }
 
-/** The session's turn of a call (`providerOptions.toolrail.turn`), else the number of assistant messages in its prompt. */
+/**
+ * The session's turn of a call (`providerOptions.toolrail.turn`), else the number of assistant
+ * messages in its prompt.
+ */
 function turnOf(options: LanguageModelV4CallOptions): number {
   const own = options.providerOptions?.[toolrailProviderOptionsKey] as { turn?: unknown } | undefined;
   if (typeof own?.turn === 'number') return own.turn;
@@ -238,7 +241,10 @@ function toUsage(usage: ModelUsage | undefined): LanguageModelV4Usage {
   };
 }
 
-/** Resolves after `ms` milliseconds (global timers, so tests can fake them), or rejects with `ABORTED` when `signal` aborts. */
+/**
+ * Resolves after `ms` milliseconds (global timers, so tests can fake them), or rejects with
+ * `ABORTED` when `signal` aborts.
+ */
 function wait(ms: number | undefined, signal: AbortSignal | undefined, provider: string): Promise<void> {
   if (ms === undefined || ms <= 0) return Promise.resolve();
   return new Promise((resolve, reject) => {

@@ -12,7 +12,8 @@ export const feedToolListLimit = 100;
 
 /**
  * The feed's view of one session event, or `undefined` for the events that are the session's own
- * bookkeeping (stored messages, a sealed log, a changed catalog, the store's identity). `run_started`, `model_text` and the
+ * bookkeeping (stored messages, a sealed log, a changed catalog, the store's identity).
+ * `run_started`, `model_text` and the
  * queue's offsets need what came before; the feed view (`workflows/session-feed.ts`) adds them.
  */
 export function feedEventBodyOf(event: SessionEvent): FeedEventBody | undefined {

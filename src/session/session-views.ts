@@ -69,7 +69,10 @@ export interface SessionStatusView {
    * message in the content store): with `lastRunEnd` `answered`, the run's answer.
    */
   answer?: SessionAnswer;
-  /** The content store the session keeps its conversation in (sessions started before toolrail recorded it have none). */
+  /**
+   * The content store the session keeps its conversation in (sessions started before toolrail
+   * recorded it have none).
+   */
   store?: StoreIdentity;
   /** Why the session waits for its content store, while it does (status `waiting_for_store`). */
   storeProblem?: StoreProblem;

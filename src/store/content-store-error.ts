@@ -2,7 +2,8 @@ import { ToolrailError } from '../kernel';
 /**
  * Why a content store operation failed: the content is not there (`CONTENT_MISSING`) or its bytes
  * changed (`CONTENT_CORRUPT`) or this process's payload codecs cannot decode it (`CONTENT_UNDECODABLE`:
- * written without codecs, with others, or with another key); the store cannot be reached or written now (`STORE_UNAVAILABLE`:
+ * written without codecs, with others, or with another key); the store cannot be reached or written
+ * now (`STORE_UNAVAILABLE`:
  * transient); the session belongs to another store (`STORE_MISMATCH`); the store spec or a key is
  * unusable (`INVALID_STORE`).
  */

@@ -36,7 +36,10 @@ export function sessionDirectoryName(sessionId: string): string {
 
 let temporaryFiles = 0;
 
-/** A temporary file next to `file`, unique to this write: the process, the thread and a count (no random bytes to draw). */
+/**
+ * A temporary file next to `file`, unique to this write: the process, the thread and a count (no
+ * random bytes to draw).
+ */
 function temporaryName(file: string): string {
   temporaryFiles += 1;
   return `${file}.${process.pid}.${threadId}.${temporaryFiles}.tmp`;
@@ -128,7 +131,8 @@ export class DirectoryContentStore implements ContentStore {
     try {
       await this.#inItsDirectory(sessionId, file, () => this.#writeAtomic(file, bytes));
     } catch (error) {
-      // Content already there (where this version or an earlier one wrote it) needs no write: a full disk does not fail it.
+      // Content already there (where this version or an earlier one wrote it) needs no write: a
+      // full disk does not fail it.
       const there = await stat(file).then(
         () => true,
         () =>
