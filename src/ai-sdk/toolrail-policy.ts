@@ -96,7 +96,10 @@ export class ToolrailPolicy<TOOLS extends ToolSet> {
     return this.keeper.state;
   }
 
-  /** The state for humans: visible tools and why the rest is hidden, counts, positions, whether an answer would end the run. */
+  /**
+   * The state for humans: visible tools and why the rest is hidden, counts, positions, whether an
+   * answer would end the run.
+   */
   describe(): RuleStateView {
     return this.keeper.describe();
   }
@@ -311,7 +314,10 @@ export class ToolrailPolicy<TOOLS extends ToolSet> {
     return 'approved';
   }
 
-  /** What the loop's own approval settings say of a call (the `toolApproval` option, else the tool's `needsApproval`). */
+  /**
+   * What the loop's own approval settings say of a call (the `toolApproval` option, else the tool's
+   * `needsApproval`).
+   */
   private askLoop(request: ApprovalRequest): Promise<LoopApproval> {
     const tool = this.ownTools[request.toolCall.toolName];
     return askLoopApproval({ request, toolApproval: this.loopApproval, tool });
@@ -331,7 +337,10 @@ export class ToolrailPolicy<TOOLS extends ToolSet> {
     return pending.some((earlier) => this.keeper.dependsOn(earlier, call));
   }
 
-  /** The first step of a request: what the request brings since the model last spoke, then a new run if a user spoke. */
+  /**
+   * The first step of a request: what the request brings since the model last spoke, then a new run
+   * if a user spoke.
+   */
   private beginRequest(messages: ModelMessage[]): void {
     for (const call of clientResults(messages, (tool) => this.clientTools.has(tool))) this.keeper.record(call, call);
     for (const call of deniedCalls(messages)) this.keeper.refuseByHuman(call);
