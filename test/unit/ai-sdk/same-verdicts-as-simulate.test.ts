@@ -5,6 +5,7 @@ import { loadRuleSet, loadTrace } from '../../../src/rules-files';
 import { compileRules } from '../../helpers/compile-rules';
 import { runTraceThroughPolicy } from '../../helpers/run-trace-through-policy';
 import type { PolicyLoop } from '../../helpers/run-trace-through-policy';
+import { readRuleState } from '../../../src/ai-sdk';
 import type { ToolrailPolicyEvent } from '../../../src/ai-sdk';
 import { fixture } from '../rules/support/fixtures';
 
@@ -380,6 +381,8 @@ describe('the AI SDK policy gives the verdicts of a session', () => {
         expect(actual.lines).toEqual(expected.lines);
         expect(actual.state).toEqual(expected.state);
         expect(ruleReasons(actual.events)).toEqual([]);
+        // Enforcing them next goes on from the state the shadow policy left.
+        expect(readRuleState(rules, JSON.stringify(actual.state))).toEqual(actual.state);
       });
 
       it(`enforces the other rules and reports the one in shadow, for each rule: ${name}`, async () => {
