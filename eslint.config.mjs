@@ -15,7 +15,7 @@ import importX, { createNodeResolver } from 'eslint-plugin-import-x';
  */
 const parts = {
   kernel: { folder: 'src/kernel', deterministic: true, mayImport: [] },
-  rules: { folder: 'src/rules', deterministic: true, mayImport: [] },
+  rules: { folder: 'src/rules', deterministic: true, mayImport: ['kernel'] },
   dispatch: { folder: 'src/dispatch', deterministic: true, mayImport: ['kernel', 'models', 'session'] },
   session: {
     folder: 'src/session',
@@ -54,7 +54,7 @@ const parts = {
   devserver: { folder: 'src/devserver', mayImport: ['kernel', 'session'] },
   cli: {
     folder: 'src/cli',
-    mayImport: ['rules', 'rules-files', 'session', 'store', 'client', 'worker', 'devserver', 'live'],
+    mayImport: ['kernel', 'rules', 'rules-files', 'session', 'store', 'client', 'worker', 'devserver', 'live'],
   },
   'ai-sdk': { folder: 'src/ai-sdk', mayImport: ['kernel', 'rules', 'dispatch', 'tools'] },
 };

@@ -13,7 +13,8 @@ const heartbeatEveryMs = 5_000;
  * The `awaitStore` activity: checks every `intervalMs` whether the session's store is back, and
  * resolves when it is: it is this worker's store, it takes a write (a small record in the
  * session), and it holds `key` whole and readable with this worker's payload codecs when one is
- * given. Heartbeats with the newest error; when `roundMs` passed it rejects with that error, so the workflow shows it and asks again. A store that
+ * given. Heartbeats with the newest error; when `roundMs` passed it rejects with that error, so the
+ * workflow shows it and asks again. A store that
  * is not this worker's rejects at once (retryable), so another worker takes the check.
  */
 export async function awaitStore(content: EncodedContent, input: AwaitStoreInput): Promise<void> {

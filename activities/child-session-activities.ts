@@ -36,7 +36,10 @@ export interface ChildSessionActivities {
   readSessionText(input: ReadSessionTextInput): Promise<string>;
 }
 
-/** Builds {@link ChildSessionActivities} over the worker's content store and payload codecs (read as they are filled). */
+/**
+ * Builds {@link ChildSessionActivities} over the worker's content store and payload codecs (read as
+ * they are filled).
+ */
 export function createChildSessionActivities({
   store,
   payloadCodecs,

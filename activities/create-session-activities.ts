@@ -54,7 +54,10 @@ export interface SessionActivityDependencies {
    * text again). For your own live views; it must not throw or block (a throw is logged and ignored).
    */
   onModelTextDelta?: (event: ModelTextDelta) => void;
-  /** Where streamed text goes to the sessions' live feeds (`createModelTextFeed`, `createLiveTextFeed`); nowhere when absent. */
+  /**
+   * Where streamed text goes to the sessions' live feeds (`createModelTextFeed`,
+   * `createLiveTextFeed`); nowhere when absent.
+   */
   textFeed?: ModelTextFeed;
   /** The calls running here, for the live channel's cancellations to abort at once (see `createLiveWorker`). */
   liveCalls?: LiveCalls;
@@ -140,7 +143,10 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
     });
   };
 
-  /** The catalog now, with the session's unknown tool names: sources of changing tools (MCP servers) catch up first, so a tool list they announced changed is in it. */
+  /**
+   * The catalog now, with the session's unknown tool names: sources of changing tools (MCP servers)
+   * catch up first, so a tool list they announced changed is in it.
+   */
   const currentCatalog = async (
     tools: readonly string[] | undefined,
     revealed: readonly string[],
@@ -180,7 +186,8 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       const { model, stream } = resolved;
       // The tools: by the catalog's version (built again here; a catalog that changed comes back instead), or whole.
       let visible: ModelToolSpec[];
-      // The catalog the model saw: the session's, or the names the workflow fixed for this turn (deferred ones it lists count as revealed).
+      // The catalog the model saw: the session's, or the names the workflow fixed for this turn
+      // (deferred ones it lists count as revealed).
       let turnCatalog: ToolCatalog;
       if (toolset !== undefined) {
         // As for the catalog activity: sources of changing tools (MCP servers) catch up first.
@@ -274,7 +281,8 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
       const [assistant] = storing.value;
       if (assistant === undefined) throw new Error('the content store returned no reference for the response');
       // The log's tail and the response are sealed after its head: the next call's input names one segment.
-      // Sealing only keeps the next input short: should the store fail now, the workflow appends the response to its tail.
+      // Sealing only keeps the next input short: should the store fail now, the workflow appends
+      // the response to its tail.
       const tail = entries.slice(entries.length - logKeys.tail.length);
       const sealing = await keepTrying(
         () => conversation.sealAfter(sessionId, logKeys.head, [...tail, assistant]),
@@ -347,7 +355,8 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
             sessionId,
             interactive,
             signal: live.signal,
-            // Local activities have no heartbeats (the worker warns about each one): the call's heartbeat is a no-op there.
+            // Local activities have no heartbeats (the worker warns about each one): the call's
+            // heartbeat is a no-op there.
             heartbeat: (details) => (context.info.isLocal ? undefined : context.heartbeat(details)),
             idempotencyKey: `${sessionId}/${turn}/${prepared.callId}`,
           },
@@ -413,7 +422,10 @@ export function createSessionActivities(dependencies: SessionActivityDependencie
   };
 }
 
-/** A call's abort signal: Temporal's cancellation, or the session's through the live channel (when the worker has one). */
+/**
+ * A call's abort signal: Temporal's cancellation, or the session's through the live channel (when
+ * the worker has one).
+ */
 interface LiveCancellation {
   readonly signal: AbortSignal;
   /** Throws the failure the workflow reads as a cancellation, when the live channel cancelled the call. */
@@ -483,7 +495,10 @@ async function withHeartbeats<T>(intervalMs: number, work: () => Promise<T>): Pr
   }
 }
 
-/** A model error as the failure the activity throws (type = code, retry per code, delay per retry-after); anything else as it is. */
+/**
+ * A model error as the failure the activity throws (type = code, retry per code, delay per
+ * retry-after); anything else as it is.
+ */
 function asFailure(error: unknown): unknown {
   return ModelError.isInstance(error) ? modelErrorToApplicationFailure(error) : error;
 }

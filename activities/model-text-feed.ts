@@ -30,7 +30,10 @@ export interface ModelTextCall {
   streamed?: boolean;
 }
 
-/** The text of one model call on its way to the feed: `push` each delta as it arrives, `end` once the call has settled. */
+/**
+ * The text of one model call on its way to the feed: `push` each delta as it arrives, `end` once
+ * the call has settled.
+ */
 export interface ModelTextStream {
   push(delta: string): void;
   /** The call settled (answered or failed): text not sent yet is dropped, the response carries it. */

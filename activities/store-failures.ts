@@ -11,7 +11,8 @@ const mismatchRetryDelayMs = 200;
 /**
  * The failure the session workflow sees for a content-store error: an `ApplicationFailure` whose
  * type is the error's code (`STORE_UNAVAILABLE`, `STORE_MISMATCH`, `CONTENT_MISSING`,
- * `CONTENT_CORRUPT`, `CONTENT_UNDECODABLE`), whose message is the store's (naming the store, never a password, the session
+ * `CONTENT_CORRUPT`, `CONTENT_UNDECODABLE`), whose message is the store's (naming the store, never
+ * a password, the session
  * and the key) and whose details say which store and key. The workflow waits on them, so they are
  * not retried here; except a mismatch in a regular activity, which Temporal retries so that a
  * worker with the session's store takes it.

@@ -41,7 +41,8 @@ export interface UnknownTool {
 /**
  * What {@link SessionActivities.loadCatalog} returns: the turn's catalog as the session holds it
  * (`heldCatalog`: names, and why a tool cannot run; with the names of the session's `tools` the
- * registry does not have, when there are any), or word that the held one is current. A change of unknown names changes the catalog too, so `unchanged` never hides one.
+ * registry does not have, when there are any), or word that the held one is current. A change of
+ * unknown names changes the catalog too, so `unchanged` never hides one.
  */
 export type LoadCatalogResult =
   (HeldToolCatalog & { unknownTools?: UnknownTool[] }) | { unchanged: true; version: string };
@@ -101,11 +102,17 @@ export interface CallModelResult {
    * already got; empty when the finish reason stops the calls (cut off, refused, filtered, paused).
    */
   prepared: (PreparedCall | ToolErrorOutcome)[];
-  /** The segment that now ends the log (its tail and the response, sealed after its head); absent when the store failed then. */
+  /**
+   * The segment that now ends the log (its tail and the response, sealed after its head); absent
+   * when the store failed then.
+   */
   sealed?: ContentRef;
 }
 
-/** What {@link SessionActivities.callModel} returns when the session's catalog changed: the current one, and no model call. */
+/**
+ * What {@link SessionActivities.callModel} returns when the session's catalog changed: the current
+ * one, and no model call.
+ */
 export interface CatalogChangedResult {
   /** The current catalog, with the names in the session's `tools` the registry lacks (as `loadCatalog` gives it). */
   catalogChanged: ToolCatalog & { unknownTools?: UnknownTool[] };
@@ -158,7 +165,10 @@ export interface ExecuteToolInput extends SessionStoreInput {
   interactive: boolean;
   /** Whether a human approved this call (its permission was `ask`). */
   approved: boolean;
-  /** Whether the rules read this call's output: then it comes back (whole unless its text passes `resultOffloadBytes`); else it stays in the content store. */
+  /**
+   * Whether the rules read this call's output: then it comes back (whole unless its text passes
+   * `resultOffloadBytes`); else it stays in the content store.
+   */
   rulesReadOutput: boolean;
 }
 
@@ -205,7 +215,10 @@ export interface SessionActivities {
    * input may come in parts (`inputArguments`), as a local activity's that could be over 256 KiB does.
    */
   storeMessages(...input: InputArguments<StoreMessagesInput>): Promise<MessageRef[]>;
-  /** Seals the log's tail into a segment in the content store; returns the log with the new head and an empty tail. In parts, as `storeMessages`. */
+  /**
+   * Seals the log's tail into a segment in the content store; returns the log with the new head and
+   * an empty tail. In parts, as `storeMessages`.
+   */
   sealLog(...input: InputArguments<SealLogInput>): Promise<ConversationLog>;
   /**
    * A new session's first look at its worker, at once: the identity of its content store (which the

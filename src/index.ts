@@ -1,8 +1,8 @@
 /**
  * toolrail's public API: define tools (local or from an MCP server), load rules, run workers, start
- * and drive sessions, pick a model, and check rules offline with the simulator. Everything a user
- * needs is exported here; anything not exported is internal and may change without notice. Test
- * helpers (the dev server, the scripted model) are also in `toolrail/testing`.
+ * and drive sessions, pick a model, and check rules offline with the simulator. Everything an
+ * application needs is exported here; anything not exported is internal and may change without
+ * notice. Test helpers (the dev server, the scripted model) are in `toolrail/testing` only.
  * @module
  */
 
@@ -56,7 +56,6 @@ export {
 export type { ToolAbortCode } from './tools';
 export { ToolErrorCode } from './dispatch';
 export { ModelError, ModelErrorCode } from './models';
-export { TemporalCliNotFoundError } from './devserver';
 export { ReasonCode } from './rules';
 export { ToolrailError } from './kernel';
 export { ClaimUnavailableError, ContentStoreError, ExternalStorageUnusableError } from './store';
@@ -83,18 +82,9 @@ export type {
   GraphFormat,
 } from './rules';
 
-// Models: any AI SDK language model (LanguageModelV4), the built-in official providers, the scripted model.
-export {
-  createModelResolver,
-  callLanguageModel,
-  parseModelSettings,
-  modelSettingsSchema,
-  toolArgumentsAsTextFetch,
-  createScriptedModel,
-  textResponse,
-  toolCallResponse,
-  parallelToolCallsResponse,
-} from './models';
+// Models: any AI SDK language model (LanguageModelV4) or a built-in official provider (the scripted
+// model is in toolrail/testing).
+export { parseModelSettings, modelSettingsSchema, toolArgumentsAsTextFetch } from './models';
 export type {
   LanguageModelV4,
   LanguageModelRegistry,
@@ -110,10 +100,6 @@ export type {
   GenerationSettings,
   ModelProvider,
   ConversationMessage,
-  ScriptStep,
-  ScriptedModel,
-  ScriptedModelOptions,
-  ScriptedResponse,
 } from './models';
 export type { ModelTextDelta } from '../activities';
 
@@ -124,7 +110,6 @@ export {
   PostgresContentStore,
   createExternalStorage,
   encodedContent,
-  readStoreIdentity,
 } from './store';
 export type {
   ContentStore,
@@ -135,13 +120,18 @@ export type {
   StoredSession,
 } from './store';
 
-// Workers.
-export { createWorker, toolrailPlugin, ToolrailPlugin, ToolrailPluginError, ToolrailPluginErrorCode } from './worker';
-export type { CreateWorkerOptions, ToolrailPluginOptions } from './worker';
-export { bundleSessionWorkflows } from './worker';
-export type { SessionBundleOptions } from './worker';
-export { workflowsPath } from './worker';
-export type { ToolrailWorkerModule } from './worker';
+// Workers: the plugin for the user's own worker, a worker of toolrail's own, prebuilt bundles.
+export {
+  createWorker,
+  toolrailPlugin,
+  ToolrailPlugin,
+  ToolrailPluginError,
+  ToolrailPluginErrorCode,
+  bundleSessionWorkflows,
+  bundleTracedSessionWorkflows,
+  workflowsPath,
+} from './worker';
+export type { CreateWorkerOptions, ToolrailPluginOptions, SessionBundleOptions, ToolrailWorkerModule } from './worker';
 
 // The client and the session handle.
 export { ToolrailClient } from './client';
@@ -230,16 +220,11 @@ export type {
 } from './session';
 
 // Tracing (OpenTelemetry) and what-if over recorded sessions.
-export { bundleTracedSessionWorkflows } from './worker';
 export type { TracingOptions } from './tracing';
-export { readTranscript } from './tracing';
-export { recordedTrace } from './tracing';
+export { readTranscript, recordedTrace } from './tracing';
 export type { ReadToolContent } from './tracing';
-export { listedSessionStatuses, SessionStatus } from './session';
+export { listedSessionStatuses, SessionStatus, toolrailSearchAttributes } from './session';
 export type { ListedSessionStatus } from './session';
-export { renderFeedEvent, renderTranscriptEntry } from './cli';
-export { toolrailSearchAttributes } from './session';
 
-// The dev server.
-export { startDevServer } from './devserver';
-export type { DevServer, StartDevServerOptions } from './devserver';
+// A feed event as one line of text, as `toolrail follow` prints it (for logs and terminal UIs).
+export { renderFeedEvent } from './cli';

@@ -4,6 +4,7 @@ import type { ActivityOptions } from '@temporalio/workflow';
 import type { ActivityToolTarget, JsonValue, PreparedCall } from '../src/dispatch';
 import type { DispatchedCall } from '../src/session';
 import type { Session } from './session';
+import { workflowNow } from './workflow-now';
 
 /** How long one scheduling waits for a worker to take the activity, in milliseconds, unless the tool says. */
 const defaultWaitForWorkerMs = 60_000;
@@ -17,8 +18,8 @@ const notRegisteredTypes = new Set(['NotFoundError', 'ActivityNotRegisteredError
  * its task queue with the call's parsed input, in the call's cancellation scope (an interrupt of a
  * `cancel` tool asks it to stop and does not wait). A scheduling no worker took within
  * `waitForWorkerMs`, or that a worker refused because it lacks the activity, never ran: the session
- * says in a notice that it waits for a worker, and schedules it again (the call stays running, as
- * any other). Its output is the call's result; a failure reaches the caller as any tool activity's.
+ * waits for a worker (`worker_waiting`, status `waiting_for_worker`) and schedules it again, until
+ * the call ends (`worker_back`). Its output is the call's result; a failure reaches the caller as any tool activity's.
  */
 export async function runActivityToolCall(
   session: Session,
@@ -28,6 +29,8 @@ export async function runActivityToolCall(
   const { callId, toolName, execution } = prepared;
   const taskQueue = target.taskQueue ?? workflowInfo().taskQueue;
   const options: ActivityOptions = {
+    // Stable per call, so the user's activity can key its effect on it, and the Web UI names the call.
+    activityId: `toolrail/${String(session.state.turnIndex)}/${callId}`,
     taskQueue,
     startToCloseTimeout: execution.timeoutMs,
     scheduleToStartTimeout: target.waitForWorkerMs ?? defaultWaitForWorkerMs,
@@ -48,20 +51,33 @@ export async function runActivityToolCall(
     proxyActivities<Record<string, (input: JsonValue) => Promise<JsonValue>>>(options)[target.activityType];
   if (activity === undefined) throw new Error(`no activity function for ${target.activityType}`);
   let waiting = false;
-  for (;;) {
-    try {
-      const output = await activity(prepared.input);
-      return { outcome: { type: 'tool-result', callId, toolName, output: output ?? null } };
-    } catch (error) {
-      const why = whyItNeverRan(error);
-      if (why === undefined) throw error;
-      if (!waiting) {
-        const text = `${toolName} (call ${callId}) waits for a worker of task queue ${taskQueue} that has the activity ${target.activityType}: ${why}. It runs once one takes it.`;
-        session.emit({ type: 'notice', text });
+  try {
+    for (;;) {
+      try {
+        const output = await activity(prepared.input);
+        return { outcome: { type: 'tool-result', callId, toolName, output: output ?? null } };
+      } catch (error) {
+        const why = whyItNeverRan(error);
+        if (why === undefined) throw error;
+        if (!waiting) {
+          const { activityType } = target;
+          session.emit({
+            type: 'worker_waiting',
+            callId,
+            tool: toolName,
+            taskQueue,
+            activityType,
+            why,
+            since: workflowNow(),
+          });
+        }
+        waiting = true;
+        if (why !== 'no worker took it') await sleep(notRegisteredPauseMs);
       }
-      waiting = true;
-      if (why !== 'no worker took it') await sleep(notRegisteredPauseMs);
     }
+  } finally {
+    // The wait ends with the call: its activity ran (and ended), or the call was interrupted.
+    if (waiting) session.emit({ type: 'worker_back', callId });
   }
 }
 

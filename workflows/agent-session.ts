@@ -6,13 +6,14 @@ import {
   carriedTurn,
   freshCarriedState,
   initialStoreState,
+  noWorkerWaits,
   resolveSessionLimits,
 } from '../src/session';
 import type { CarriedSessionState, ResolvedSessionLimits, SessionInput, SessionStatusView } from '../src/session';
 import { utf8ByteLength } from '../src/kernel';
 import { changeCatalog } from './change-catalog';
 import { feedView, installFeedHandlers } from './feed-view';
-import { publishFeedEvent } from './live-sinks';
+import { publishFeedEvent } from './publish-live';
 import { createSession } from './session';
 import type { Session } from './session';
 import { sealLogWhenFull, storeMessages, storeQueuedMessages, storedAs } from './session-content';
@@ -148,11 +149,15 @@ function createSessionState(
     interrupt: undefined,
     endRequested: false,
     store: initialStoreState(carried.store),
+    workers: noWorkerWaits,
     ...(carried.systemKey === undefined ? {} : { systemKey: carried.systemKey }),
   };
 }
 
-/** Starts a run with the next queued user message: it is stored and joins the conversation, and the rules start a run. */
+/**
+ * Starts a run with the next queued user message: it is stored and joins the conversation, and the
+ * rules start a run.
+ */
 async function beginRun(session: Session): Promise<void> {
   const { state } = session;
   const queued = state.queuedMessages[0];
@@ -211,7 +216,10 @@ async function continueAsNewNow(session: Session): Promise<void> {
   await continueAsNew<typeof agentSession>({ ...next, carried: carriedState(session) });
 }
 
-/** Whether to continue as new now: the server suggests it, or a limit passed; after progress (never a loop), with nothing running or waiting. */
+/**
+ * Whether to continue as new now: the server suggests it, or a limit passed; after progress (never
+ * a loop), with nothing running or waiting.
+ */
 function continueAsNewDue(state: SessionState): boolean {
   const { continueAsNewSuggested, historySize } = workflowInfo();
   const due =

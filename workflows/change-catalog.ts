@@ -10,7 +10,8 @@ export function changeCatalog(session: Session, catalog: SessionCatalog): void {
   const before = session.state.catalog.unknownTools ?? [];
   session.emit({ type: 'catalog_changed', catalog: heldCatalog(catalog) });
   const unknownTools = catalog.unknownTools ?? [];
-  // A name in `tools` the worker lacks is said once, when the set of such names changes (it may come with a later worker).
+  // A name in `tools` the worker lacks is said once, when the set of such names changes (it may
+  // come with a later worker).
   if (
     unknownTools.length > 0 &&
     unknownTools.map(({ name }) => name).join() !== before.map(({ name }) => name).join()

@@ -1,7 +1,7 @@
 import { CancellationScope } from '@temporalio/workflow';
 import type { PreparedCall } from '../src/dispatch';
 import type { DispatchedCall } from '../src/session';
-import { publishCancelledCalls } from './live-sinks';
+import { publishCancelledCalls } from './publish-live';
 import { runCall } from './run-call';
 import type { Session } from './session';
 import { settleFailedCall } from './settle-failed-call';

@@ -13,7 +13,10 @@ export function storeMessages(session: Session, messages: ConversationMessage[])
   return contentWrites(session).storeMessages({ ...sessionStoreInput(session.state), messages });
 }
 
-/** Once the log's inline tail is full, seals it into a segment in the content store, so what the workflow holds stays bounded. */
+/**
+ * Once the log's inline tail is full, seals it into a segment in the content store, so what the
+ * workflow holds stays bounded.
+ */
 export async function sealLogWhenFull(session: Session): Promise<void> {
   const { state } = session;
   if (state.log.tail.length < segmentEntries) return;

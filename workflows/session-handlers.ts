@@ -26,7 +26,7 @@ import {
 } from '../src/session';
 import type { SessionRuleStateView, UserMessageInput } from '../src/session';
 import { installApprovals } from './batch';
-import { publishCancelledCalls } from './live-sinks';
+import { publishCancelledCalls } from './publish-live';
 import { catalogNames } from './narrowing';
 import { refusedUpdate } from './refused-update';
 import type { Session } from './session';
@@ -144,7 +144,8 @@ export function installHandlers(session: Session): void {
   setDefaultQueryHandler((name) => {
     throw new ReferenceError(unknownMessageText('queries', name));
   });
-  // Answers are paged (a cursor, a byte cap): none is ever large enough for External Storage, which other clients cannot read.
+  // Answers are paged (a cursor, a byte cap): none is ever large enough for External Storage, which
+  // other clients cannot read.
   setHandler(
     ruleStateQuery,
     (request) => {

@@ -200,6 +200,8 @@ export function sessionSpans(): SessionSpans | undefined {
       case 'store_identified':
       case 'store_waiting':
       case 'store_back':
+      case 'worker_waiting':
+      case 'worker_back':
         return;
       default:
         return unhandledEvent(event);

@@ -5,12 +5,14 @@ import {
   appendToLog,
   beginTurnInProgress,
   foldStoreEvent,
+  foldWorkerWaitEvent,
   foldUsage,
   logWithResponse,
   settleTurnCalls,
   unhandledEvent,
 } from '../src/session';
 import type {
+  WorkerWaitState,
   ConversationLog,
   MessageRef,
   PendingApproval,
@@ -28,12 +30,7 @@ import type {
   TurnInProgress,
 } from '../src/session';
 
-/**
- * Everything one workflow run of a session holds, as data: what continue-as-new carries (rule
- * state, conversation, queue, counters, the run and turn in progress) and what lives only in this
- * run (status, catalog, approvals, running calls, an interrupt). Read it anywhere; only
- * {@link applyEvent} changes it.
- */
+/** What one workflow run of a session holds, as data; only {@link applyEvent} writes it. */
 export interface SessionState {
   readonly sessionId: string;
   readonly input: SessionInput;
@@ -67,7 +64,7 @@ export interface SessionState {
   readonly statusBeforeApproval: SessionStatus;
   readonly lastRunEnd: RunEndReason | null;
   readonly lastTool: string | null;
-  /** The model's latest text in the current (or last) run, if it wrote any: the answer a run that ends with it gives. */
+  /** The model's latest text in the current (or last) run, if any: the answer of a run that ends with it. */
   readonly answer: SessionAnswer | undefined;
   /** With the names in the session's `tools` the worker's registry did not have at the latest change. */
   readonly catalog: SessionCatalog;
@@ -78,16 +75,18 @@ export interface SessionState {
   /** A pending interrupt, until the run has acted on it. */
   readonly interrupt: { message?: string } | undefined;
   readonly endRequested: boolean;
-  /** The content store: its identity, and the operations that wait for it now (`foldStoreEvent`). */
+  /** The content store and the operations that wait for it; the activity tools' calls that wait for a worker. */
   readonly store: SessionStoreState;
+  readonly workers: WorkerWaitState;
 }
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+/** The maps of the state are changed in place, here only. */
+const writable = <V>(map: ReadonlyMap<string, V>): Map<string, V> => map as Map<string, V>;
 
 /**
- * The one writer of session state: applies `event` to `state`. The rule engine moves on here (a
- * run starts, a turn begins, calls that ran are recorded in call order, a run ends), and so do the
- * conversation log, the queue, the counters, the status, approvals and running calls.
+ * The one writer of session state: applies `event` to `state`. The rule engine moves on here (runs,
+ * turns, calls recorded in call order), and so do the log, queue, counters, status and calls.
  */
 export function applyEvent(state: SessionState, event: SessionEvent): void {
   const s = state as Mutable<SessionState>;
@@ -109,7 +108,7 @@ export function applyEvent(state: SessionState, event: SessionEvent): void {
       counters.runs += 1;
       s.run = { inProgress: true, turns: 0 };
       s.usage = foldUsage(s.usage, event);
-      // The rules see the message's text when it is at hand, else its preview (a message queued across continue-as-new).
+      // The rules see the message's text, else its preview (queued across continue-as-new).
       const userMessage = typeof event.queued === 'string' ? event.queued : event.message.preview;
       s.ruleState = startRun(s.rules, s.ruleState, { userMessage });
       s.turnIndex = counters.turns;
@@ -227,6 +226,10 @@ export function applyEvent(state: SessionState, event: SessionEvent): void {
     case 'store_back':
       ({ store: s.store, status: s.status } = foldStoreEvent(s.store, s.status, event));
       return;
+    case 'worker_waiting':
+    case 'worker_back':
+      ({ workers: s.workers, status: s.status } = foldWorkerWaitEvent(s.workers, s.status, event));
+      return;
     case 'tools_narrowed':
     case 'model_text':
     case 'model_call_failed':
@@ -238,10 +241,7 @@ export function applyEvent(state: SessionState, event: SessionEvent): void {
   }
 }
 
-/** The maps of the state are changed in place, here only. */
-const writable = <V>(map: ReadonlyMap<string, V>): Map<string, V> => map as Map<string, V>;
-
-/** Whether the session ends between runs: nothing is queued, and `endSession` was asked or it closes when idle (after a run). */
+/** Whether the session ends between runs: nothing queued, and asked to end or closing when idle. */
 export function isEnding(state: SessionState): boolean {
   const closes = state.endRequested || (state.limits.closeWhenIdle && state.counters.runs > 0);
   return closes && state.queuedMessages.length === 0;

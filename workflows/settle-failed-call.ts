@@ -6,7 +6,10 @@ import type { ExecutedCall, SessionActivities } from '../activities';
 import type { Session } from './session';
 import { sessionStoreInput, withStore } from './wait-for-store';
 
-/** A call whose activity failed with `error`, in `turn`; `cancelledBy`: the interrupt or the sibling that cancelled it. */
+/**
+ * A call whose activity failed with `error`, in `turn`; `cancelledBy`: the interrupt or the sibling
+ * that cancelled it.
+ */
 export interface FailedCall {
   turn: number;
   prepared: PreparedCall;

@@ -45,7 +45,10 @@ function carriedInput(input: SessionInput | undefined): SessionInput {
   return input as SessionInput;
 }
 
-/** Whether a client of this toolrail version checked the input (the session's first run trusts only its own version's check). */
+/**
+ * Whether a client of this toolrail version checked the input (the session's first run trusts only
+ * its own version's check).
+ */
 function checkedByThisVersion(input: unknown): boolean {
   return typeof input === 'object' && input !== null && (input as SessionInput).checkedBy === toolrailVersion;
 }

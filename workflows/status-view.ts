@@ -1,9 +1,9 @@
 import type { SessionStatusView, StoreProblem, UnavailableTool } from '../src/session';
 import type { SessionState } from './session-state';
 
-/** The answer of the `status` query, and the workflow's result: with the session's store, and why it waits for it. */
+/** The answer of the `status` query, and the workflow's result: with the session's store, and what it waits for. */
 export function statusView(state: SessionState): SessionStatusView {
-  const { status, lastRunEnd, lastTool, counters, queuedMessages, usage, store, answer } = state;
+  const { status, lastRunEnd, lastTool, counters, queuedMessages, usage, store, answer, workers } = state;
   const storeProblem = currentStoreProblem(state);
   return {
     status,
@@ -15,6 +15,7 @@ export function statusView(state: SessionState): SessionStatusView {
     ...(answer === undefined ? {} : { answer }),
     ...(store.identity === undefined ? {} : { store: store.identity }),
     ...(storeProblem === undefined ? {} : { storeProblem }),
+    ...(workers.waits.length === 0 ? {} : { workerWaits: [...workers.waits] }),
   };
 }
 

@@ -74,6 +74,8 @@ export function temporalUiView(): { onEvent: SessionView; firstLook: (state: Ses
         case 'session_ended':
         case 'store_waiting':
         case 'store_back':
+        case 'worker_waiting':
+        case 'worker_back':
           return publish(state);
         case 'message_received':
         case 'messages_stored':
@@ -104,7 +106,10 @@ export function temporalUiView(): { onEvent: SessionView; firstLook: (state: Ses
   };
 }
 
-/** The values of toolrail's search attributes this workflow run started with (absent ones as `null`, as an upsert removes them). */
+/**
+ * The values of toolrail's search attributes this workflow run started with (absent ones as `null`,
+ * as an upsert removes them).
+ */
 function startedWithSearchAttributes(): [string, unknown][] {
   const { typedSearchAttributes } = workflowInfo();
   return toolrailSearchAttributes.map((key) => [key.name, typedSearchAttributes.get(key) ?? null]);

@@ -14,7 +14,10 @@ export interface TranscriptView {
   carried(): { transcript: TranscriptEntry[]; transcriptStart: number };
 }
 
-/** The transcript as a view of the events, starting from what continue-as-new carried (whose first entry is at `start`). */
+/**
+ * The transcript as a view of the events, starting from what continue-as-new carried (whose first
+ * entry is at `start`).
+ */
 export function transcriptView(carried: readonly TranscriptEntry[], carriedStart = 0): TranscriptView {
   const entries = [...carried];
   let start = carriedStart;
@@ -83,6 +86,11 @@ export function transcriptView(carried: readonly TranscriptEntry[], carriedStart
           });
         case 'store_back':
           return note(state, { kind: 'notice', text: '[toolrail] the content store is back: the session goes on' });
+        case 'worker_waiting':
+          return note(state, {
+            kind: 'notice',
+            text: `[toolrail] ${event.tool} (call ${event.callId}) waits for a worker of task queue ${event.taskQueue} with activity ${event.activityType}: ${event.why}`,
+          });
         case 'run_ended':
           return note(state, {
             kind: 'run-end',
@@ -110,6 +118,7 @@ export function transcriptView(carried: readonly TranscriptEntry[], carriedStart
         case 'continued_as_new':
         case 'session_ended':
         case 'store_identified':
+        case 'worker_back':
           return;
         default:
           return unhandledEvent(event);

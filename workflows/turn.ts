@@ -151,7 +151,8 @@ export async function appendResults(session: Session): Promise<void> {
       tool: outcome.toolName,
       isError: outcome.type === 'tool-error',
       ...(outcome.type === 'tool-error' ? { code: outcome.code } : {}),
-      // The workflow's own results are short and worth reading in full (up to 1,000 characters); others show their preview.
+      // The workflow's own results are short and worth reading in full (up to 1,000 characters);
+      // others show their preview.
       content: own ? previewOf(own.content, 1_000) : (ref?.preview ?? ''),
       ...(ref ? { message: ref } : {}),
     };
@@ -160,7 +161,10 @@ export async function appendResults(session: Session): Promise<void> {
   await sealLogWhenFull(session);
 }
 
-/** The turn's catalog: looked up again before each turn (tools enabled, MCP servers connected, deferred tools revealed). */
+/**
+ * The turn's catalog: looked up again before each turn (tools enabled, MCP servers connected,
+ * deferred tools revealed).
+ */
 async function refreshCatalog(session: Session): Promise<void> {
   const { sessionId, input, revealedTools, catalog } = session.state;
   const loaded = await loadCatalog({
@@ -172,7 +176,10 @@ async function refreshCatalog(session: Session): Promise<void> {
   if (!('unchanged' in loaded)) changeCatalog(session, loaded);
 }
 
-/** The model call (input: `modelCallInput`) in a cancellation scope that an interrupt cancels; a failure comes back with its message. */
+/**
+ * The model call (input: `modelCallInput`) in a cancellation scope that an interrupt cancels; a
+ * failure comes back with its message.
+ */
 async function callModelInterruptibly(
   session: Session,
   visible: readonly string[],
@@ -184,7 +191,8 @@ async function callModelInterruptibly(
   try {
     const { callModel } = modelActivities(state.limits.modelTimeoutMs);
     const input = modelCallInput(state, visible, inline);
-    // The model call reads the conversation from the content store: while the store fails, it waits (an interrupt still ends it).
+    // The model call reads the conversation from the content store: while the store fails, it waits
+    // (an interrupt still ends it).
     return await scope.run(() => withStore(session, () => traced(session, 'model', () => callModel(input))));
   } catch (error) {
     if (isCancellation(error) && state.interrupt) return { interrupted: true };

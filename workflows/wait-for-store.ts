@@ -84,7 +84,8 @@ async function untilStoreIsBack(
 ): Promise<{ number: number; problem: StoreProblem }> {
   const { state } = session;
   const intervalMs = state.limits.storeRetryIntervalMs;
-  // Missing, corrupt or undecodable content is waited for until it reads back whole; otherwise until the store takes writes.
+  // Missing, corrupt or undecodable content is waited for until it reads back whole; otherwise
+  // until the store takes writes.
   const restoring =
     failure.code === 'CONTENT_MISSING' || failure.code === 'CONTENT_CORRUPT' || failure.code === 'CONTENT_UNDECODABLE';
   const key = restoring && failure.key !== undefined && contentKey.test(failure.key) ? failure.key : undefined;
@@ -103,7 +104,10 @@ async function untilStoreIsBack(
   }
 }
 
-/** Shows why the operation waits: a new wait, or a newer problem of the same one (it keeps its start and counts a retry). */
+/**
+ * Shows why the operation waits: a new wait, or a newer problem of the same one (it keeps its start
+ * and counts a retry).
+ */
 function showWait(
   session: StoreWaiter,
   wait: { number: number; problem: StoreProblem } | undefined,
@@ -146,7 +150,10 @@ export function sessionStoreInput(state: SessionState): SessionStoreInput {
   return { sessionId: state.sessionId, ...(identity === undefined ? {} : { storeId: identity.id }) };
 }
 
-/** A new session's first look at its worker (`beginSession`: its store, first message, catalog), waiting for the store while it fails. */
+/**
+ * A new session's first look at its worker (`beginSession`: its store, first message, catalog),
+ * waiting for the store while it fails.
+ */
 export function beginSessionHere(session: StoreWaiter, input: BeginSessionInput): Promise<BeganSession> {
   return withStore(session, () => content.beginSession(...inputArguments(input)));
 }

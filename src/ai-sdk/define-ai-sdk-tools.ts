@@ -45,7 +45,10 @@ type NeedsApproval = boolean | ((input: unknown, options: Record<string, unknown
 const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
   value != null && typeof (value as Record<symbol, unknown>)[Symbol.asyncIterator] === 'function';
 
-/** The tool's input schema as zod: itself when it is a zod 4 schema, else built from its JSON Schema and validated by it too. */
+/**
+ * The tool's input schema as zod: itself when it is a zod 4 schema, else built from its JSON Schema
+ * and validated by it too.
+ */
 function zodInputSchema(name: string, schema: unknown): z.ZodType {
   if (schema == null) {
     throw new AiSdkToolInvalidError({
@@ -76,7 +79,8 @@ function zodInputSchema(name: string, schema: unknown): z.ZodType {
   }
   const { validate } = converted;
   if (validate === undefined) return shape;
-  // The schema's own check (a Standard Schema, zod 3, a `validate` function) runs after the shape's, and its value is the input.
+  // The schema's own check (a Standard Schema, zod 3, a `validate` function) runs after the
+  // shape's, and its value is the input.
   return shape.transform(async (value, context) => {
     const result = await validate(value);
     if (result.success) return result.value;
@@ -148,7 +152,10 @@ function permissionsOf(options: {
   };
 }
 
-/** Runs the AI SDK tool's `execute` in a session: the call's abort signal, its context; a streaming tool's last value is the output. */
+/**
+ * Runs the AI SDK tool's `execute` in a session: the call's abort signal, its context; a streaming
+ * tool's last value is the output.
+ */
 function executeOf(execute: Execute, context: unknown) {
   return async (input: unknown, call: ToolExecutionContext): Promise<unknown> => {
     const returned = execute(input, { toolCallId: call.callId, messages: [], abortSignal: call.signal, context });

@@ -336,7 +336,10 @@ export class ToolrailPolicy<TOOLS extends ToolSet> {
     return 'approved';
   }
 
-  /** What the loop's own approval settings say of a call (the `toolApproval` option, else the tool's `needsApproval`). */
+  /**
+   * What the loop's own approval settings say of a call (the `toolApproval` option, else the tool's
+   * `needsApproval`).
+   */
   private askLoop(request: ApprovalRequest): Promise<LoopApproval> {
     const tool = this.ownTools[request.toolCall.toolName];
     return askLoopApproval({ request, toolApproval: this.loopApproval, tool });
@@ -356,7 +359,10 @@ export class ToolrailPolicy<TOOLS extends ToolSet> {
     return pending.some((earlier) => this.keeper.dependsOn(earlier, call));
   }
 
-  /** The first step of a request: what the request brings since the model last spoke, then a new run if a user spoke. */
+  /**
+   * The first step of a request: what the request brings since the model last spoke, then a new run
+   * if a user spoke.
+   */
   private beginRequest(messages: ModelMessage[]): void {
     for (const call of clientResults(messages, (tool) => this.clientTools.has(tool))) this.keeper.record(call, call);
     for (const call of deniedCalls(messages)) this.keeper.refuseByHuman(call);

@@ -64,7 +64,10 @@ export class ChildSessionHandle {
     await this.#workflow.signal(endSessionSignal);
   }
 
-  /** Approves a call the session waits on (through toolrail's activity on this worker: a workflow cannot send updates). */
+  /**
+   * Approves a call the session waits on (through toolrail's activity on this worker: a workflow
+   * cannot send updates).
+   */
   approve(callId: string, reason?: string): Promise<ChildSessionDecision> {
     return this.#decide(callId, true, reason);
   }

@@ -17,7 +17,10 @@ export type StartChildSessionOptions = Omit<
   SessionInput,
   'carried' | 'rules' | 'firstMessageRef' | 'reportToParent'
 > & {
-  /** Compiled rules (compile them where files can be read, e.g. before the parent starts, and pass them in its input). */
+  /**
+   * Compiled rules (compile them where files can be read, e.g. before the parent starts, and pass
+   * them in its input).
+   */
   rules: CompiledRuleSet;
   /** The session id (the child's workflow id). Defaults to `session-<uuid>` (deterministic: `uuid4()`). */
   sessionId?: string;

@@ -48,7 +48,10 @@ export async function withSessionClient<T>(
   }
 }
 
-/** `error`, or when Temporal could not decode a payload (an unknown encoding) an error saying to give the codec module. */
+/**
+ * `error`, or when Temporal could not decode a payload (an unknown encoding) an error saying to
+ * give the codec module.
+ */
 function withCodecAdvice(error: unknown, codecsGiven: number): unknown {
   const encoding = unknownEncoding(error);
   if (encoding === undefined) return error;

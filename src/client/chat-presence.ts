@@ -32,7 +32,10 @@ export class ChatPresence {
     this.#options = options;
   }
 
-  /** A stream of the chat opens: a pending stop is off. Returns what to call when it closes (`gone`: the client closed it). */
+  /**
+   * A stream of the chat opens: a pending stop is off. Returns what to call when it closes (`gone`:
+   * the client closed it).
+   */
   enter(sessionId: string): (gone: boolean) => void {
     const chat = this.#chats.get(sessionId) ?? { streams: 0 };
     this.#chats.set(sessionId, chat);

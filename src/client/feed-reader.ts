@@ -100,7 +100,10 @@ export class FeedReader {
     }
   }
 
-  /** One page of run `runId`'s `feed` query from offset `from` (`maxBytes` at most), retried while the server or every worker is away. */
+  /**
+   * One page of run `runId`'s `feed` query from offset `from` (`maxBytes` at most), retried while
+   * the server or every worker is away.
+   */
   page(runId: string, from: number, maxBytes?: number): Promise<FeedPage> {
     const handle = this.#client.getHandle(this.#sessionId, runId);
     const request = maxBytes === undefined ? { from } : { from, maxBytes };
@@ -116,7 +119,10 @@ export class FeedReader {
   }
 }
 
-/** gRPC status codes of calls that may succeed later: UNKNOWN, DEADLINE_EXCEEDED, RESOURCE_EXHAUSTED, ABORTED, INTERNAL, UNAVAILABLE. */
+/**
+ * gRPC status codes of calls that may succeed later: UNKNOWN, DEADLINE_EXCEEDED,
+ * RESOURCE_EXHAUSTED, ABORTED, INTERNAL, UNAVAILABLE.
+ */
 const transientCodes = new Set([2, 4, 8, 10, 13, 14]);
 
 /** Whether a failed call may succeed later: the server or every worker was away, not a bad request. */

@@ -43,7 +43,8 @@ export async function* followLiveSessionFeed(
       if (cursor === undefined || cursor < hub.base) {
         cursor = undefined;
         if (hub.next !== undefined && next > hub.next) {
-          // Past what the hub holds: once, the feed says whether it is past the end (it throws); else the hub catches up.
+          // Past what the hub holds: once, the feed says whether it is past the end (it throws);
+          // else the hub catches up.
           if (!checked) {
             const { runId } = await reader.retrying(() => client.getHandle(sessionId).describe());
             await reader.page(runId, next, 1);

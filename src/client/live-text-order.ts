@@ -40,7 +40,10 @@ export class LiveTextOrder {
     return [];
   }
 
-  /** A piece from the channel; `last` is the offset of the newest durable event delivered. Returns it when it shows now. */
+  /**
+   * A piece from the channel; `last` is the offset of the newest durable event delivered. Returns
+   * it when it shows now.
+   */
   offered(piece: LiveText, last: number): FeedEventOf<'text_delta'>[] {
     if (piece.turn <= this.#finishedTurn) return [];
     if (this.#active?.turn === piece.turn) return this.#accept(piece, last);

@@ -26,7 +26,10 @@ export interface PrunedSession extends StoredSession {
 export interface PruneReport {
   /** Deleted (or, in a dry run, to be deleted), oldest close first. */
   pruned: PrunedSession[];
-  /** Sessions with content that are still open in Temporal, kept (for `olderThanMs`: those whose newest write is older than the age). */
+  /**
+   * Sessions with content that are still open in Temporal, kept (for `olderThanMs`: those whose
+   * newest write is older than the age).
+   */
   open: StoredSession[];
   /** With `sessionId`: whether the store holds anything of it. */
   found: boolean;

@@ -27,7 +27,10 @@ const maxItems = 8_192;
 
 const hubs = new WeakMap<LiveChannel, WeakMap<WorkflowClient, Map<string, SessionFeedHub>>>();
 
-/** The hub of one session's feed on one client and channel: the one its other readers share, or a new one. Release it when done. */
+/**
+ * The hub of one session's feed on one client and channel: the one its other readers share, or a
+ * new one. Release it when done.
+ */
 export function acquireSessionFeedHub(client: WorkflowClient, live: LiveChannel, sessionId: string): SessionFeedHub {
   let byClient = hubs.get(live);
   if (byClient === undefined) {
@@ -247,7 +250,8 @@ export class SessionFeedHub {
     for (let offset = this.next ?? 0; ;) {
       const page = await this.#reader.page(runId, offset);
       if (offset < page.oldest) {
-        // The run no longer holds where the hub is: it goes on from the run's oldest event (a reader reads the rest itself).
+        // The run no longer holds where the hub is: it goes on from the run's oldest event (a
+        // reader reads the rest itself).
         this.#restartAt(page.oldest);
         offset = page.oldest;
         continue;
@@ -258,7 +262,10 @@ export class SessionFeedHub {
     }
   }
 
-  /** Reads the feed as without a channel (`pollSessionFeed`), until the subscription is up again or the session ends. */
+  /**
+   * Reads the feed as without a channel (`pollSessionFeed`), until the subscription is up again or
+   * the session ends.
+   */
   async #pollWhileDown(): Promise<void> {
     const stop = new AbortController();
     this.#pollStop = stop;

@@ -250,7 +250,10 @@ function refuseCredentialsInUrl(model: SessionInput['model']): void {
   );
 }
 
-/** The listed status of a `ToolrailStatus` value (sessions started by earlier versions set `thinking` and `running_tools`). */
+/**
+ * The listed status of a `ToolrailStatus` value (sessions started by earlier versions set
+ * `thinking` and `running_tools`).
+ */
 function listedOrUndefined(value: string | undefined): ListedSessionStatus | undefined {
   return value === undefined ? undefined : listedStatus(value as SessionStatus);
 }
@@ -280,7 +283,10 @@ function statusFilter(status: ListedSessionStatus | undefined): string {
   return ` AND ExecutionStatus = 'Running' AND ToolrailStatus = '${status}'`;
 }
 
-/** Model settings that do not validate are refused before anything starts: a `ModelError` `CONFIGURATION` naming each problem. */
+/**
+ * Model settings that do not validate are refused before anything starts: a `ModelError`
+ * `CONFIGURATION` naming each problem.
+ */
 function refuseInvalidModelSettings(model: SessionInput['model']): void {
   const settings = parseModelSettings(model);
   if (!settings.ok)

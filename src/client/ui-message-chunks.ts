@@ -7,7 +7,8 @@ import type { ContentRef } from '../store';
  * `readUIMessageStream` read): the parts toolrail writes. A session's feed becomes one assistant
  * message per run; tool calls are dynamic tool parts with the AI SDK's own approvals; what the AI SDK
  * has no part for is a `data-*` part (`data-verdict`, `data-tools`, `data-run`, `data-run-ended`,
- * `data-notice`, `data-interrupt`, `data-message`, `data-model`, `data-store`, `data-session-ended`).
+ * `data-notice`, `data-interrupt`, `data-message`, `data-model`, `data-store`, `data-worker`,
+ * `data-session-ended`).
  */
 export type UIMessageChunk =
   | { type: 'start'; messageId: string }
@@ -333,6 +334,14 @@ export function uiMessageChunker({
           data: { state: 'back' },
         });
         storeWaits.delete(event.wait);
+        break;
+      case 'worker_waiting': {
+        const { type: _type, offset: _offset, run: _run, ...wait } = event;
+        chunks.push({ type: 'data-worker', id: `worker-${event.callId}`, data: { state: 'waiting', ...wait } });
+        break;
+      }
+      case 'worker_back':
+        chunks.push({ type: 'data-worker', id: `worker-${event.callId}`, data: { state: 'back' } });
         break;
       case 'continued_as_new':
         // Waits are numbered per workflow run: the next run numbers them again.

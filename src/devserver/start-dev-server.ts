@@ -45,7 +45,10 @@ export interface DevServer {
   readonly namespace: string;
   /** `http://host:port` of the Web UI, when it is served. */
   readonly uiAddress: string | undefined;
-  /** `http://host:port/metrics`: the server's Prometheus metrics (e.g. its requests by operation); undefined on the SDK's download. */
+  /**
+   * `http://host:port/metrics`: the server's Prometheus metrics (e.g. its requests by operation);
+   * undefined on the SDK's download.
+   */
   readonly metricsUrl: string | undefined;
   /** Where the CLI came from. */
   readonly cli: TemporalCliLocation;

@@ -8,7 +8,8 @@ export const DEFAULT_TOOL_HEARTBEAT_TIMEOUT_MS = 10_000;
 
 /**
  * How the workflow schedules one prepared call: the call's own timeout (plus the time to store its
- * result, `TOOL_RESULT_STORE_MARGIN_MS`) and retry policy (destructive and writing tools run at most once), waiting for a cancellation to be acknowledged
+ * result, `TOOL_RESULT_STORE_MARGIN_MS`) and retry policy (destructive and writing tools run at
+ * most once), waiting for a cancellation to be acknowledged
  * (tools heartbeat, so a cancel arrives within the heartbeat throttle; a dead worker is noticed at
  * the heartbeat timeout). `local` is set for read-only, non-destructive calls of tools that opt in
  * (`localActivity`): they run as local activities, with no heartbeat.

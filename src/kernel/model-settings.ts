@@ -33,7 +33,10 @@ function generationShape() {
   return {
     /** Sampling temperature, 0 to 2 (Anthropic: 0 to 1). */
     temperature: z.number().min(0).max(2).optional(),
-    /** Most tokens one response may generate. Defaults to the provider's (Anthropic's provider: the model's maximum). */
+    /**
+     * Most tokens one response may generate. Defaults to the provider's (Anthropic's provider: the
+     * model's maximum).
+     */
     maxOutputTokens: z.number().int().positive().optional(),
     /** Nucleus sampling, above 0 up to 1. */
     topP: z.number().gt(0).max(1).optional(),
@@ -72,7 +75,10 @@ function generationShape() {
      * 576 000 (Anthropic), 1 048 576 (scripted). At least 1 024.
      */
     contextBudgetBytes: z.number().int().min(1_024).optional(),
-    /** Stream the response (`doStream`): text deltas reach `onModelTextDelta` as they arrive. Defaults to the model's entry on the worker, else `false`. */
+    /**
+     * Stream the response (`doStream`): text deltas reach `onModelTextDelta` as they arrive.
+     * Defaults to the model's entry on the worker, else `false`.
+     */
     stream: z.boolean().optional(),
   };
 }
@@ -86,13 +92,22 @@ function sourceShape() {
      * `modelRegistry` resolves (e.g. `openai:gpt-5.4-mini` with the AI SDK's `createProviderRegistry`).
      */
     id: z.string().min(1).optional(),
-    /** A model the worker builds with an official provider: `openai` (chat completions, any compatible server), `openai-responses`, `anthropic`, or `scripted`. */
+    /**
+     * A model the worker builds with an official provider: `openai` (chat completions, any
+     * compatible server), `openai-responses`, `anthropic`, or `scripted`.
+     */
     provider: z.enum(builtInProviders).optional(),
     /** With `provider`: the provider's model name; for `scripted`, the name of a script registered with the worker. */
     model: z.string().min(1).optional(),
-    /** With `provider`: the API's base URL (OpenAI and compatible servers: up to and including `/v1`; Anthropic: the root, without `/v1`). */
+    /**
+     * With `provider`: the API's base URL (OpenAI and compatible servers: up to and including
+     * `/v1`; Anthropic: the root, without `/v1`).
+     */
     baseUrl: z.url().optional(),
-    /** With `provider`: the environment variable holding the key. Defaults to `OPENAI_API_KEY` / `ANTHROPIC_API_KEY`. */
+    /**
+     * With `provider`: the environment variable holding the key. Defaults to `OPENAI_API_KEY` /
+     * `ANTHROPIC_API_KEY`.
+     */
     apiKeyEnv: z
       .string()
       .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an environment variable name')

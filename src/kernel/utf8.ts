@@ -30,7 +30,10 @@ export function truncateUtf8(text: string, maxBytes: number): string {
   return text;
 }
 
-/** Longest preview of a stored content or message, in characters: what its reference carries for transcripts and the UI. */
+/**
+ * Longest preview of a stored content or message, in characters: what its reference carries for
+ * transcripts and the UI.
+ */
 export const previewChars = 200;
 
 /**

@@ -8,6 +8,6 @@ import type * as zodModule from 'zod';
  */
 export function zod(): typeof zodModule.z {
   // A static module, bundled like any other: only its evaluation waits until it is first needed.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports, no-restricted-globals -- loaded on first use (see above)
+  // eslint-disable-next-line @typescript-eslint/no-require-imports, no-restricted-globals -- see above
   return (require('zod') as typeof zodModule).z;
 }

@@ -26,7 +26,10 @@ export interface AssistantMessage {
   toolCalls: ProposedToolCall[];
   /** The model's reasoning blocks, in order, when the provider returned any. */
   reasoning?: ReasoningBlock[];
-  /** Provider metadata of the tool calls, by call id (e.g. a provider's item ids or signatures), sent back with them. */
+  /**
+   * Provider metadata of the tool calls, by call id (e.g. a provider's item ids or signatures),
+   * sent back with them.
+   */
   toolCallMetadata?: Record<string, ProviderMetadata>;
 }
 

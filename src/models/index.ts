@@ -33,7 +33,7 @@ export {
   type ModelProvider,
   type ModelSettings,
   type RegisteredModelSettings,
-} from './model-settings';
+} from '../kernel';
 export {
   createModelResolver,
   type LanguageModelRegistry,

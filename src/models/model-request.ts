@@ -1,5 +1,5 @@
 import type { ConversationMessage } from './conversation-message';
-import type { GenerationSettings } from './model-settings';
+import type { GenerationSettings } from '../kernel';
 
 /** A JSON Schema whose root describes an object (`type: 'object'`), as plain JSON. */
 export type JsonSchemaObject = Record<string, unknown>;

@@ -3,8 +3,8 @@ import { createOpenAI } from '@ai-sdk/openai';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { ModelError } from './model-error';
 import { ModelErrorCode } from './model-error-code';
-import { parseModelSettings } from './model-settings';
-import type { BuiltInModelSettings, GenerationSettings, ModelSettings } from './model-settings';
+import { parseModelSettings } from '../kernel';
+import type { BuiltInModelSettings, GenerationSettings, ModelSettings } from '../kernel';
 import { toolArgumentsAsTextFetch } from './tool-arguments-fetch';
 
 /** A model given to a worker, with the defaults sessions get unless their settings say otherwise. */
@@ -16,7 +16,10 @@ export interface WorkerModel {
   contextBudgetBytes?: number;
 }
 
-/** The models a worker serves, by the id sessions name (`{ id: 'fast' }`): a language model, or one with its defaults. */
+/**
+ * The models a worker serves, by the id sessions name (`{ id: 'fast' }`): a language model, or one
+ * with its defaults.
+ */
 export type WorkerModels =
   Readonly<Record<string, LanguageModelV4 | WorkerModel>> | ReadonlyMap<string, LanguageModelV4 | WorkerModel>;
 

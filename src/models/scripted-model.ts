@@ -13,7 +13,7 @@ import { ModelErrorCode } from './model-error-code';
 import { abortedModelError } from './model-errors';
 import type { JsonSchemaObject, ModelRequest, ModelToolSpec } from './model-request';
 import type { ModelFinishReason, ModelUsage } from './model-response';
-import { toolrailProviderOptionsKey } from './model-settings';
+import { toolrailProviderOptionsKey } from '../kernel';
 import type { ScriptedResponse } from './scripted-response';
 
 /** A step that computes its answer from the request, e.g. to react to a refused call. */
@@ -122,7 +122,10 @@ export function createScriptedModel(script: readonly ScriptStep[], options: Scri
   };
 }
 
-/** The session's turn of a call (`providerOptions.toolrail.turn`), else the number of assistant messages in its prompt. */
+/**
+ * The session's turn of a call (`providerOptions.toolrail.turn`), else the number of assistant
+ * messages in its prompt.
+ */
 function turnOf(options: LanguageModelV4CallOptions): number {
   const own = options.providerOptions?.[toolrailProviderOptionsKey] as { turn?: unknown } | undefined;
   if (typeof own?.turn === 'number') return own.turn;
@@ -238,7 +241,10 @@ function toUsage(usage: ModelUsage | undefined): LanguageModelV4Usage {
   };
 }
 
-/** Resolves after `ms` milliseconds (global timers, so tests can fake them), or rejects with `ABORTED` when `signal` aborts. */
+/**
+ * Resolves after `ms` milliseconds (global timers, so tests can fake them), or rejects with
+ * `ABORTED` when `signal` aborts.
+ */
 function wait(ms: number | undefined, signal: AbortSignal | undefined, provider: string): Promise<void> {
   if (ms === undefined || ms <= 0) return Promise.resolve();
   return new Promise((resolve, reject) => {

@@ -32,7 +32,10 @@ function pageRequestShape(): ReturnType<typeof buildPageRequestSchema> {
   return (pageRequestSchema ??= buildPageRequestSchema());
 }
 
-/** A query's page argument, checked (`null` or none: the first page at the default size); throws a `TypeError` that says what is wrong. */
+/**
+ * A query's page argument, checked (`null` or none: the first page at the default size); throws a
+ * `TypeError` that says what is wrong.
+ */
 export function readPageRequest(query: string, input: unknown): { cursor: string | undefined; maxBytes: number } {
   const encoding = undecodableEncoding(input);
   if (encoding !== undefined) throw new TypeError(`${query}: the argument could not be decoded (encoding ${encoding})`);
@@ -56,7 +59,10 @@ export interface TranscriptPage {
   next: string;
   /** Whether entries after `next` are there now. */
   more: boolean;
-  /** Entries between the cursor and this page that this workflow run no longer keeps (they are in earlier runs' histories). */
+  /**
+   * Entries between the cursor and this page that this workflow run no longer keeps (they are in
+   * earlier runs' histories).
+   */
   skipped: number;
   /**
    * The position of the oldest entry this workflow run keeps (positions count every entry since

@@ -12,7 +12,8 @@ export const feedToolListLimit = 100;
 
 /**
  * The feed's view of one session event, or `undefined` for the events that are the session's own
- * bookkeeping (stored messages, a sealed log, a changed catalog, the store's identity). `run_started`, `model_text` and the
+ * bookkeeping (stored messages, a sealed log, a changed catalog, the store's identity).
+ * `run_started`, `model_text` and the
  * queue's offsets need what came before; the feed view (`workflows/session-feed.ts`) adds them.
  */
 export function feedEventBodyOf(event: SessionEvent): FeedEventBody | undefined {
@@ -106,7 +107,10 @@ export function feedEventBodyOf(event: SessionEvent): FeedEventBody | undefined 
         problem: { ...event.problem, message: previewOf(event.problem.message, 1_000) },
       };
     case 'store_back':
+    case 'worker_back':
       return event;
+    case 'worker_waiting':
+      return { ...event, why: previewOf(event.why, 1_000) };
     case 'model_text':
     case 'messages_stored':
     case 'catalog_changed':

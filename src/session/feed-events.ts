@@ -3,6 +3,7 @@ import type { ContentRef } from '../store';
 import type { ApprovalDecision } from './session-events';
 import type { RunEndReason } from './session-status';
 import type { StoreProblem } from './store-problem';
+import type { WorkerWait } from './worker-wait';
 import type { UsageTotals } from './model-usage';
 
 /** A reason as the feed shows it: the rule engine's code, its message, and what to call first. */
@@ -132,7 +133,10 @@ export type FeedEventBody =
   | { type: 'batch_ended'; index: number }
   /** Calls that will not run (the user interrupted). */
   | { type: 'batch_cancelled'; callIds: string[] }
-  /** Results joined the conversation, in call order (a large batch's in several such events, each at most 64 KiB of JSON). */
+  /**
+   * Results joined the conversation, in call order (a large batch's in several such events, each at
+   * most 64 KiB of JSON).
+   */
   | { type: 'results_appended'; results: FeedResult[] }
   /** The user interrupted; `message`: a preview of the message queued first, to start the next run. */
   | { type: 'interrupt_received'; message?: string }
@@ -150,6 +154,13 @@ export type FeedEventBody =
   | { type: 'store_waiting'; wait: number; problem: StoreProblem }
   /** The content store is back for the operation `wait`: the session goes on. */
   | { type: 'store_back'; wait: number }
+  /**
+   * A call of an activity tool waits for a worker of `taskQueue` with `activityType`, and why
+   * (`worker_back` ends it).
+   */
+  | ({ type: 'worker_waiting' } & WorkerWait)
+  /** The activity of call `callId` ran, or the call ended otherwise: it waits no more. */
+  | { type: 'worker_back'; callId: string }
   /** The session goes on in a new workflow run (offsets go on too). */
   | { type: 'continued_as_new' }
   /** The session is over. */

@@ -5,7 +5,10 @@ import type { FeedEvent } from './feed-events';
 export interface FeedRequest {
   /** The first offset wanted. */
   from: number;
-  /** Most bytes (UTF-8 JSON) of events in the answer; at least one event is returned. Defaults to and is capped at {@link maxFeedPageBytes}. */
+  /**
+   * Most bytes (UTF-8 JSON) of events in the answer; at least one event is returned. Defaults to
+   * and is capped at {@link maxFeedPageBytes}.
+   */
   maxBytes?: number;
 }
 
@@ -49,7 +52,10 @@ export const modelTextSignal = defineSignal<[ModelTextInput]>('modelText');
 /** Largest page the `feed` query returns, in UTF-8 bytes of JSON. */
 export const maxFeedPageBytes = 131_072;
 
-/** Default of `limits.feedWindowBytes`: feed events a workflow run holds for the `feed` query, in UTF-8 bytes of JSON. */
+/**
+ * Default of `limits.feedWindowBytes`: feed events a workflow run holds for the `feed` query, in
+ * UTF-8 bytes of JSON.
+ */
 export const defaultFeedWindowBytes = 524_288;
 
 /**

@@ -74,6 +74,8 @@ export {
   namingSessionStore,
 } from './store-problem';
 export type { SessionStoreState, StoreEvent, StoreFailureDetails, StoreIdentity, StoreProblem } from './store-problem';
+export { foldWorkerWaitEvent, noWorkerWaits } from './worker-wait';
+export type { WorkerWait, WorkerWaitEvent, WorkerWaitState } from './worker-wait';
 export type {
   AppendedResult,
   ApprovalDecision,

@@ -1,7 +1,10 @@
 import type { z } from 'zod';
 import { suggestName, ToolrailError } from '../kernel';
 
-/** One thing wrong with an input: where (`limits.approvalTimeoutMs`, `rules.rules[2].kind`; `` for the whole input) and what. */
+/**
+ * One thing wrong with an input: where (`limits.approvalTimeoutMs`, `rules.rules[2].kind`; `` for
+ * the whole input) and what.
+ */
 export interface InputProblem {
   path: string;
   problem: string;

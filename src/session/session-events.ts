@@ -6,6 +6,7 @@ import type { ModelContextView, PendingApproval } from './session-views';
 import type { ContentRef } from '../store';
 import type { ModelFinishReason, ModelUsage } from '../models';
 import type { StoreEvent } from './store-problem';
+import type { WorkerWaitEvent } from './worker-wait';
 
 /** A tool call's outcome, and its result message when the activity that ran it already stored it. */
 export interface DispatchedCall {
@@ -96,7 +97,10 @@ export type SessionEvent =
       /** The key the model call stored the session's system prompt under, the first time one did. */
       systemKey?: string;
     }
-  /** Text a streaming model call wrote so far (one batch of deltas from the worker; `seq` counts an attempt's batches from 1). */
+  /**
+   * Text a streaming model call wrote so far (one batch of deltas from the worker; `seq` counts an
+   * attempt's batches from 1).
+   */
   | { type: 'model_text'; turn: number; attempt: number; seq: number; text: string }
   /** The model call ended without an answer: interrupted, or failed after its retries. */
   | { type: 'model_call_failed'; interrupted: boolean; error?: string }
@@ -139,7 +143,10 @@ export type SessionEvent =
   | { type: 'results_appended'; results: AppendedResult[] }
   /** The log's inline tail was sealed into a segment in the content store. */
   | { type: 'log_sealed'; log: ConversationLog }
-  /** The user interrupted: the model call and `cancel` tools stop; `message` is queued first and starts the next run. */
+  /**
+   * The user interrupted: the model call and `cancel` tools stop; `message` is queued first and
+   * starts the next run.
+   */
   | { type: 'interrupt_received'; message?: string }
   /** The session was asked to end once the current run is over. */
   | { type: 'end_requested' }
@@ -152,7 +159,8 @@ export type SessionEvent =
   /** The session is over. */
   | { type: 'session_ended'; status: 'completed' | 'failed' }
   /** The content store: its identity recorded, an operation waiting for it, or done waiting. */
-  | StoreEvent;
+  | StoreEvent
+  | WorkerWaitEvent;
 
 /** The `type` of a {@link SessionEvent}. */
 export type SessionEventType = SessionEvent['type'];

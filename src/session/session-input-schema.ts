@@ -169,7 +169,10 @@ function wholeInputProblem(value: unknown): string | undefined {
   return undefined;
 }
 
-/** A rules file's content, or a compiled rule set of another format or version, in one problem (its details would be noise). */
+/**
+ * A rules file's content, or a compiled rule set of another format or version, in one problem (its
+ * details would be noise).
+ */
 function rulesShapeProblem(rules: unknown): InputProblem[] | undefined {
   if (typeof rules !== 'object' || rules === null || Array.isArray(rules)) {
     if (rules === undefined) return undefined;

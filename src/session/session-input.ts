@@ -19,7 +19,10 @@ export type SiblingAbort = 'on-error' | 'never';
 
 /** Limits and switches of one session. Every field has a default (see {@link resolveSessionLimits}). */
 export interface SessionLimits {
-  /** Model calls allowed in one run before it ends with `turn_limit`. Defaults to the rules' `maxTurnsPerRun`, else 50. */
+  /**
+   * Model calls allowed in one run before it ends with `turn_limit`. Defaults to the rules'
+   * `maxTurnsPerRun`, else 50.
+   */
   maxTurnsPerRun?: number;
   /** Most calls of one concurrent batch. Defaults to 10. */
   maxToolConcurrency?: number;
@@ -29,9 +32,15 @@ export interface SessionLimits {
   approvalTimeoutMs?: number;
   /** Wall-clock limit of one model call attempt, in milliseconds. Defaults to 120 000. */
   modelTimeoutMs?: number;
-  /** Continue as new after this many turns in one workflow run, even if the server does not suggest it. Defaults to 500. */
+  /**
+   * Continue as new after this many turns in one workflow run, even if the server does not suggest
+   * it. Defaults to 500.
+   */
   continueAsNewAfterTurns?: number;
-  /** How long an idle session (no run in progress) waits for a user message before it completes, in milliseconds. Defaults to 86 400 000 (24 h). */
+  /**
+   * How long an idle session (no run in progress) waits for a user message before it completes, in
+   * milliseconds. Defaults to 86 400 000 (24 h).
+   */
   idleTimeoutMs?: number;
   /**
    * Complete the session as soon as a run ends and no message is queued. Defaults to `!interactive`:

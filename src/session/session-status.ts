@@ -14,6 +14,12 @@ export const SessionStatus = {
    * on where it was once the store is back.
    */
   waiting_for_store: 'waiting_for_store',
+  /**
+   * A call of an activity tool waits for a worker: none took its activity in time, or one lacks it
+   * (the `workerWaits` of the `status` query say which). It is scheduled again until one takes it;
+   * the status comes back once the call's activity has ended.
+   */
+  waiting_for_worker: 'waiting_for_worker',
   /** The session ended normally. */
   completed: 'completed',
   /**
@@ -41,6 +47,7 @@ export const listedSessionStatuses: readonly ListedSessionStatus[] = [
   'running',
   'awaiting_approval',
   'waiting_for_store',
+  'waiting_for_worker',
   'completed',
   'failed',
 ];

@@ -6,6 +6,7 @@ import type { ModelFinishReason, ModelUsage } from '../models';
 import type { SessionUsage } from './model-usage';
 import type { SessionAnswer } from './session-answer';
 import type { StoreProblem } from './store-problem';
+import type { WorkerWait } from './worker-wait';
 
 /** A call that waits for a human decision (`approveToolCall`). */
 export interface PendingApproval {
@@ -68,10 +69,15 @@ export interface SessionStatusView {
    * message in the content store): with `lastRunEnd` `answered`, the run's answer.
    */
   answer?: SessionAnswer;
-  /** The content store the session keeps its conversation in (sessions started before toolrail recorded it have none). */
+  /**
+   * The content store the session keeps its conversation in (sessions started before toolrail
+   * recorded it have none).
+   */
   store?: StoreIdentity;
   /** Why the session waits for its content store, while it does (status `waiting_for_store`). */
   storeProblem?: StoreProblem;
+  /** The calls of activity tools that wait for a worker, while any does (status `waiting_for_worker`). */
+  workerWaits?: WorkerWait[];
 }
 
 /** What a model request showed of the conversation (see the context budget in the README). */

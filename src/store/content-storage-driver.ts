@@ -71,7 +71,10 @@ class ContentExternalStorage extends ExternalStorage {
   }
 }
 
-/** The stand-in for a driver this External Storage does not have: it stores nothing and reads every claim as unreadable. */
+/**
+ * The stand-in for a driver this External Storage does not have: it stores nothing and reads every
+ * claim as unreadable.
+ */
 function unknownDriver(name: string): StorageDriver {
   const message = `it names External Storage driver ${JSON.stringify(name)}, which toolrail's External Storage does not have (its driver is ${JSON.stringify(contentDriverName)}): send it inline, or from a client whose External Storage is toolrail's (createExternalStorage on the session's content store)`;
   return {

@@ -1,7 +1,9 @@
+import { ToolrailError } from '../kernel';
 /**
  * Why a content store operation failed: the content is not there (`CONTENT_MISSING`) or its bytes
  * changed (`CONTENT_CORRUPT`) or this process's payload codecs cannot decode it (`CONTENT_UNDECODABLE`:
- * written without codecs, with others, or with another key); the store cannot be reached or written now (`STORE_UNAVAILABLE`:
+ * written without codecs, with others, or with another key); the store cannot be reached or written
+ * now (`STORE_UNAVAILABLE`:
  * transient); the session belongs to another store (`STORE_MISMATCH`); the store spec or a key is
  * unusable (`INVALID_STORE`).
  */
@@ -13,10 +15,23 @@ export type ContentStoreErrorCode =
   | 'STORE_MISMATCH'
   | 'INVALID_STORE';
 
-/** A content store failure naming the store, the session and the key, with what to do about it. */
-export class ContentStoreError extends Error {
-  override readonly name = 'ContentStoreError';
+/** Options of a {@link ContentStoreError}. */
+export interface ContentStoreErrorOptions {
   readonly code: ContentStoreErrorCode;
+  /** What failed and what to do about it; passwords in it are redacted. */
+  readonly message: string;
+  /** The store's description (never a password). */
+  readonly store?: string;
+  readonly sessionId?: string;
+  /** The content key (or `record "<name>"`). */
+  readonly key?: string;
+  readonly cause?: unknown;
+}
+
+/** A content store failure naming the store, the session and the key, with what to do about it. */
+export class ContentStoreError extends ToolrailError {
+  static override readonly brand = Symbol.for('toolrail.error.CONTENT_STORE');
+  declare readonly code: ContentStoreErrorCode;
   /** The store's description (never a password), when known. */
   readonly store: string | undefined;
   /** The session involved, when there is one. */
@@ -24,34 +39,34 @@ export class ContentStoreError extends Error {
   /** The content key involved (or `record "<name>"`), when there is one. */
   readonly key: string | undefined;
 
-  constructor(
-    code: ContentStoreErrorCode,
-    message: string,
-    details: { store?: string; sessionId?: string; key?: string; cause?: unknown } = {},
-  ) {
-    super(redactSecrets(message), details.cause === undefined ? undefined : { cause: details.cause });
-    this.code = code;
-    this.store = details.store;
-    this.sessionId = details.sessionId;
-    this.key = details.key;
+  constructor({ code, message, store, sessionId, key, cause }: ContentStoreErrorOptions) {
+    super({ code, message: redactSecrets(message), cause });
+    this.name = 'ContentStoreError';
+    this.store = store;
+    this.sessionId = sessionId;
+    this.key = key;
   }
 
   /** Content that was never stored here, or was deleted. */
   static missing(store: string, sessionId: string, key: string): ContentStoreError {
-    return new ContentStoreError(
-      'CONTENT_MISSING',
-      `Content ${key} of session ${JSON.stringify(sessionId)} is not in ${store}: it was deleted (by retention or by hand) or written to another store. Restore the session's content into this store from a backup, or check that every worker and client of the session uses this store.`,
-      { store, sessionId, key },
-    );
+    return new ContentStoreError({
+      code: 'CONTENT_MISSING',
+      message: `Content ${key} of session ${JSON.stringify(sessionId)} is not in ${store}: it was deleted (by retention or by hand) or written to another store. Restore the session's content into this store from a backup, or check that every worker and client of the session uses this store.`,
+      store,
+      sessionId,
+      key,
+    });
   }
 
   /** Content whose bytes no longer hash to their key. */
   static corrupt(store: string, sessionId: string, key: string, actual: string): ContentStoreError {
-    return new ContentStoreError(
-      'CONTENT_CORRUPT',
-      `Content ${key} of session ${JSON.stringify(sessionId)} in ${store} is corrupt (its bytes hash to ${actual}): restore it from a backup of the store.`,
-      { store, sessionId, key },
-    );
+    return new ContentStoreError({
+      code: 'CONTENT_CORRUPT',
+      message: `Content ${key} of session ${JSON.stringify(sessionId)} in ${store} is corrupt (its bytes hash to ${actual}): restore it from a backup of the store.`,
+      store,
+      sessionId,
+      key,
+    });
   }
 
   /**
@@ -65,11 +80,14 @@ export class ContentStoreError extends Error {
     reason: string,
     cause?: unknown,
   ): ContentStoreError {
-    return new ContentStoreError(
-      'CONTENT_UNDECODABLE',
-      `Content ${key} of session ${JSON.stringify(sessionId)} in ${store} cannot be read: ${reason}.`,
-      { store, sessionId, key, ...(cause === undefined ? {} : { cause }) },
-    );
+    return new ContentStoreError({
+      code: 'CONTENT_UNDECODABLE',
+      message: `Content ${key} of session ${JSON.stringify(sessionId)} in ${store} cannot be read: ${reason}.`,
+      store,
+      sessionId,
+      key,
+      ...(cause === undefined ? {} : { cause }),
+    });
   }
 
   /** The store cannot be reached or written (connection refused, timeout, disk full, permissions…). */
@@ -78,20 +96,24 @@ export class ContentStoreError extends Error {
       sessionId === undefined
         ? ''
         : ` for session ${JSON.stringify(sessionId)}${key === undefined ? '' : `, key ${key}`}`;
-    return new ContentStoreError(
-      'STORE_UNAVAILABLE',
-      `Content store ${store} is unavailable${what} (${describeCause(cause)}): check that it is running, reachable and not full.`,
-      { store, ...(sessionId === undefined ? {} : { sessionId }), ...(key === undefined ? {} : { key }), cause },
-    );
+    return new ContentStoreError({
+      code: 'STORE_UNAVAILABLE',
+      message: `Content store ${store} is unavailable${what} (${describeCause(cause)}): check that it is running, reachable and not full.`,
+      store,
+      ...(sessionId === undefined ? {} : { sessionId }),
+      ...(key === undefined ? {} : { key }),
+      cause,
+    });
   }
 
   /** The session's content lives in another store than this process's. */
   static mismatch(sessionStore: string, thisStore: string, sessionId: string): ContentStoreError {
-    return new ContentStoreError(
-      'STORE_MISMATCH',
-      `Session ${JSON.stringify(sessionId)} keeps its content in ${sessionStore}, but this worker uses ${thisStore}: a worker with the session's store must serve it (give every worker on the task queue the same TOOLRAIL_CONTENT_STORE).`,
-      { store: thisStore, sessionId },
-    );
+    return new ContentStoreError({
+      code: 'STORE_MISMATCH',
+      message: `Session ${JSON.stringify(sessionId)} keeps its content in ${sessionStore}, but this worker uses ${thisStore}: a worker with the session's store must serve it (give every worker on the task queue the same TOOLRAIL_CONTENT_STORE).`,
+      store: thisStore,
+      sessionId,
+    });
   }
 }
 

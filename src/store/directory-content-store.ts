@@ -36,7 +36,10 @@ export function sessionDirectoryName(sessionId: string): string {
 
 let temporaryFiles = 0;
 
-/** A temporary file next to `file`, unique to this write: the process, the thread and a count (no random bytes to draw). */
+/**
+ * A temporary file next to `file`, unique to this write: the process, the thread and a count (no
+ * random bytes to draw).
+ */
 function temporaryName(file: string): string {
   temporaryFiles += 1;
   return `${file}.${process.pid}.${threadId}.${temporaryFiles}.tmp`;
@@ -106,11 +109,13 @@ export class DirectoryContentStore implements ContentStore {
 
   #file(sessionId: string, key: string): string {
     if (!keyPattern.test(key)) {
-      throw new ContentStoreError(
-        'INVALID_STORE',
-        `Key ${JSON.stringify(key)} of session ${JSON.stringify(sessionId)} is not a lower-case hex SHA-256: pass the key from contentRefOf.`,
-        { store: this.description, sessionId, key },
-      );
+      throw new ContentStoreError({
+        code: 'INVALID_STORE',
+        message: `Key ${JSON.stringify(key)} of session ${JSON.stringify(sessionId)} is not a lower-case hex SHA-256: pass the key from contentRefOf.`,
+        store: this.description,
+        sessionId,
+        key,
+      });
     }
     return path.join(this.#sessionDir(sessionId), key);
   }
@@ -126,7 +131,8 @@ export class DirectoryContentStore implements ContentStore {
     try {
       await this.#inItsDirectory(sessionId, file, () => this.#writeAtomic(file, bytes));
     } catch (error) {
-      // Content already there (where this version or an earlier one wrote it) needs no write: a full disk does not fail it.
+      // Content already there (where this version or an earlier one wrote it) needs no write: a
+      // full disk does not fail it.
       const there = await stat(file).then(
         () => true,
         () =>

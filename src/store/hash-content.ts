@@ -12,7 +12,10 @@ export function recordDigest(name: string): string {
   return sha256Hex(new TextEncoder().encode(name));
 }
 
-/** The UTF-8 bytes of `text` and the reference they are stored under (preview: first {@link previewChars} characters). */
+/**
+ * The UTF-8 bytes of `text` and the reference they are stored under (preview: first {@link
+ * previewChars} characters).
+ */
 export function contentRefOf(text: string): { ref: ContentRef; bytes: Uint8Array } {
   const bytes = new TextEncoder().encode(text);
   return { ref: { key: sha256Hex(bytes), bytes: bytes.byteLength, preview: previewOf(text, previewChars) }, bytes };

@@ -37,8 +37,8 @@ export function openContentStore(spec?: string): ContentStore {
 /** The error for a spec that names no store: it shows the spec's scheme only, never the rest (credentials). */
 function invalid(spec: string): ContentStoreError {
   const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(spec)?.[0] ?? spec;
-  return new ContentStoreError(
-    'INVALID_STORE',
-    `Content store ${JSON.stringify(scheme)}… is not supported: use postgres://user@host/db, file:///absolute/dir or a directory path (set ${contentStoreEnv} or pass --store).`,
-  );
+  return new ContentStoreError({
+    code: 'INVALID_STORE',
+    message: `Content store ${JSON.stringify(scheme)}… is not supported: use postgres://user@host/db, file:///absolute/dir or a directory path (set ${contentStoreEnv} or pass --store).`,
+  });
 }

@@ -94,7 +94,9 @@ function decodeContent(bytes: Uint8Array, key: string): Payload {
   try {
     return temporal.api.common.v1.Payload.decode(bytes);
   } catch (error) {
-    throw new ContentStoreError('CONTENT_CORRUPT', `Content ${key} is not a Temporal payload (${String(error)})`, {
+    throw new ContentStoreError({
+      code: 'CONTENT_CORRUPT',
+      message: `Content ${key} is not a Temporal payload (${String(error)})`,
       key,
     });
   }

@@ -33,7 +33,10 @@ export interface ToolDefinition<SCHEMA extends z.ZodType, OUTPUT> {
   readonly isDestructive?: (input: z.output<SCHEMA>) => boolean;
   /** Per-call: reaches outside the machine (network, other people). Default: true. Throwing means true. */
   readonly isOpenWorld?: (input: z.output<SCHEMA>) => boolean;
-  /** Whether calls need a human's approval when `checkPermissions` is absent. Default: false for `READ_ONLY`, else true. */
+  /**
+   * Whether calls need a human's approval when `checkPermissions` is absent. Default: false for
+   * `READ_ONLY`, else true.
+   */
   readonly requiresPermission?: boolean;
   /** Per-call permission verdict; overrides `requiresPermission`. Throwing means deny. */
   readonly checkPermissions?: (

@@ -36,7 +36,10 @@ import { unreadableResultInterceptorsPath, workflowsPath } from './workflows-pat
 /** The plugin's name, as Temporal lists plugins. */
 const pluginName = 'toolrail';
 
-/** Cancellations reach a running tool through its heartbeats: a short throttle lets an interrupt stop it within about a second. */
+/**
+ * Cancellations reach a running tool through its heartbeats: a short throttle lets an interrupt
+ * stop it within about a second.
+ */
 const heartbeatThrottle = '500 milliseconds';
 
 /**
@@ -190,7 +193,10 @@ export class ToolrailPlugin
     }
   }
 
-  /** A worker's part of the live channel: no-op sinks without a channel; with one, its relay reads histories through `connection`. */
+  /**
+   * A worker's part of the live channel: no-op sinks without a channel; with one, its relay reads
+   * histories through `connection`.
+   */
   #liveWorker(connection: NativeConnection | undefined, namespace: string): LiveWorker {
     if (this.#channel !== undefined && connection === undefined)
       throw new ToolrailPluginError({
@@ -262,7 +268,10 @@ export function toolrailPlugin(options: ToolrailPluginOptions = {}): ToolrailPlu
   return new ToolrailPlugin(options);
 }
 
-/** Worker options that run toolrail's workflows: the worker's own `workflowsPath` (joined at bundling), or toolrail's alone. */
+/**
+ * Worker options that run toolrail's workflows: the worker's own `workflowsPath` (joined at
+ * bundling), or toolrail's alone.
+ */
 function withSessionWorkflows<T extends Pick<WorkerOptions, 'workflowsPath' | 'workflowBundle'>>(options: T): T {
   if (options.workflowsPath !== undefined || options.workflowBundle !== undefined) return options;
   return { ...options, workflowsPath };

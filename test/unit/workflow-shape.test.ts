@@ -67,7 +67,7 @@ describe('the session workflow stays readable', () => {
       'settle-failed-call.ts',
       'run-call.ts',
       'workflow-now.ts',
-      'live-sinks.ts',
+      'publish-live.ts',
     ]);
     for (const name of ['turn.ts', 'batch.ts', 'run-calls.ts']) {
       const beyond = localImports(name).filter((file) => !steps.has(file) && !helpers.has(file));

@@ -1,6 +1,9 @@
 import { ToolrailError } from '../../kernel';
 
-/** Rules given to `createToolrailPolicy` that name tools the loop does not have (or do not pass their load-time checks). */
+/**
+ * Rules given to `createToolrailPolicy` that name tools the loop does not have (or do not pass
+ * their load-time checks).
+ */
 export class RuleToolMissingError extends ToolrailError {
   static override readonly brand = Symbol.for('toolrail.error.RULE_TOOL_MISSING');
   declare readonly code: 'RULE_TOOL_MISSING';

@@ -135,7 +135,10 @@ export const workerCommand: CliCommand = {
   },
 };
 
-/** The store's description and identity, or why its identity cannot be read now (the worker runs anyway and waits for it). */
+/**
+ * The store's description and identity, or why its identity cannot be read now (the worker runs
+ * anyway and waits for it).
+ */
 async function describeStore(store: ContentStore): Promise<string> {
   try {
     const { id, description } = await readStoreIdentity(store);

@@ -1,13 +1,20 @@
 import path from 'node:path';
 import type { PayloadCodec } from '@temporalio/common';
+import { ToolrailError } from '../../kernel';
 import { importUserModule } from '../import-user-module';
 
 /** Environment variable naming the codec module when `--codec-module` is not given. */
 export const codecModuleEnv = 'TOOLRAIL_CODEC_MODULE';
 
-/** A codec module that cannot be loaded or does not export codecs. */
-export class CodecModuleError extends Error {
-  override readonly name = 'CodecModuleError';
+/** A codec module that cannot be loaded, exports no codecs, or whose codecs cannot decode a session's payloads. */
+export class CodecModuleError extends ToolrailError {
+  static override readonly brand = Symbol.for('toolrail.error.CODEC_MODULE');
+  declare readonly code: 'CODEC_MODULE';
+
+  constructor({ message, cause }: { message: string; cause?: unknown }) {
+    super({ code: 'CODEC_MODULE', message, cause });
+    this.name = 'CodecModuleError';
+  }
 }
 
 const expected =
@@ -29,13 +36,15 @@ export async function loadCodecModule(file: string | undefined): Promise<Payload
     loaded = await importUserModule(resolved);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new CodecModuleError(`codec module ${resolved} could not be loaded: ${reason}`, { cause: error });
+    throw new CodecModuleError({ message: `codec module ${resolved} could not be loaded: ${reason}`, cause: error });
   }
   const exported = payloadCodecsExport(loaded);
-  if (exported === undefined) throw new CodecModuleError(`codec module ${resolved}: ${expected}`);
+  if (exported === undefined) throw new CodecModuleError({ message: `codec module ${resolved}: ${expected}` });
   const codecs: unknown = typeof exported === 'function' ? await (exported as () => unknown)() : exported;
   if (!Array.isArray(codecs) || !codecs.every(isPayloadCodec))
-    throw new CodecModuleError(`codec module ${resolved}: payloadCodecs is not an array of PayloadCodec; ${expected}`);
+    throw new CodecModuleError({
+      message: `codec module ${resolved}: payloadCodecs is not an array of PayloadCodec; ${expected}`,
+    });
   return codecs.map((codec) => namingFailures(codec, resolved));
 }
 
@@ -48,10 +57,10 @@ function namingFailures(codec: PayloadCodec, file: string): PayloadCodec {
         return await codec.decode(payloads, context);
       } catch (error) {
         const reason = error instanceof Error ? error.message : String(error);
-        throw new CodecModuleError(
-          `the payload codecs of ${file} cannot decode the session's payloads (${reason}): they were written with other codecs or another key`,
-          { cause: error },
-        );
+        throw new CodecModuleError({
+          message: `the payload codecs of ${file} cannot decode the session's payloads (${reason}): they were written with other codecs or another key`,
+          cause: error,
+        });
       }
     },
   };

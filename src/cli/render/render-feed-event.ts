@@ -107,6 +107,10 @@ export function renderFeedEvent(event: FeedEvent): string | undefined {
     }
     case 'store_back':
       return `${at} the content store is back; the session goes on`;
+    case 'worker_waiting':
+      return `${at} ${event.tool} (call ${event.callId}) waits for a worker of task queue ${event.taskQueue} with activity ${event.activityType}: ${event.why}`;
+    case 'worker_back':
+      return `${at} call ${event.callId} waits for a worker no more`;
     case 'continued_as_new':
       return `${at} (the session continues in a new workflow run)`;
     case 'session_ended':

@@ -27,7 +27,8 @@ const MAX_LISTED_TOOLS = 40;
 
 /**
  * The first half of the lifecycle, before any human is asked: resolve the name (aliases included),
- * refuse a tool that cannot run now (`TOOL_UNAVAILABLE`: its MCP server is down), phase 1 schema validation (`INPUT_VALIDATION_ERROR`, with zod's issues), classification, the
+ * refuse a tool that cannot run now (`TOOL_UNAVAILABLE`: its MCP server is down), phase 1 schema
+ * validation (`INPUT_VALIDATION_ERROR`, with zod's issues), classification, the
  * interaction check (`USER_INTERACTION_REQUIRED`), phase 2 `validateInput` (`VALIDATION_ERROR`) and
  * phase 3 permission (a non-interactive session turns `ask` into `deny`). Returns the prepared call,
  * or the error outcome of the first phase that failed. Never throws.

@@ -67,7 +67,8 @@ export function mcpEndpoint(options: McpTransportOptions): McpEndpoint {
       ),
       pid: undefined,
       explain: explainHttp,
-      // The endpoint answered with an HTTP error, or could not be reached: the request never got to the server's MCP layer.
+      // The endpoint answered with an HTTP error, or could not be reached: the request never got to
+      // the server's MCP layer.
       isBroken: (error) =>
         isConnectionClosed(error) || error instanceof StreamableHTTPError || error instanceof TypeError,
     }),

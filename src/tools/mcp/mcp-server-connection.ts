@@ -15,7 +15,10 @@ import { replaceMcpTools } from './replace-mcp-tools';
 
 /** Where a connection stands. */
 export interface McpServerStatus {
-  /** `connected`; `reconnecting` once the server was lost (its tools are unavailable meanwhile); `closed` by `close()`. */
+  /**
+   * `connected`; `reconnecting` once the server was lost (its tools are unavailable meanwhile);
+   * `closed` by `close()`.
+   */
   readonly state: 'connected' | 'reconnecting' | 'closed';
   /** Why it is not connected: how it was lost, then why the latest reconnect attempt failed. `null` while connected. */
   readonly reason: string | null;
@@ -163,7 +166,10 @@ export class McpServerConnection implements ToolSource {
     return this.#syncing;
   }
 
-  /** Closes the connection (for stdio, ends the server process), stops reconnecting, and removes its tools from the registry. */
+  /**
+   * Closes the connection (for stdio, ends the server process), stops reconnecting, and removes its
+   * tools from the registry.
+   */
   async close(): Promise<void> {
     if (this.#state === 'closed') return;
     this.#state = 'closed';
@@ -238,7 +244,10 @@ export class McpServerConnection implements ToolSource {
     this.#skipped = [...list.skipped, ...refused];
   }
 
-  /** The session was lost (its process ended, its endpoint failed): its tools become unavailable and reconnecting starts. */
+  /**
+   * The session was lost (its process ended, its endpoint failed): its tools become unavailable and
+   * reconnecting starts.
+   */
   #lose(session: McpSession, reason: string): void {
     if (session.ended) return;
     session.lostReason = reason;
@@ -393,7 +402,8 @@ export class McpServerConnection implements ToolSource {
     } catch (error) {
       if (signal.aborted) throw error;
       if (session.lostReason !== undefined || session.link.isBroken(error)) {
-        // A session lost elsewhere (its process ended, a ping failed) rejects its calls with "Connection closed": say why instead.
+        // A session lost elsewhere (its process ended, a ping failed) rejects its calls with
+        // "Connection closed": say why instead.
         const reason = session.lostReason ?? session.link.explain(error);
         this.#lose(session, reason);
         // Not retried: the model reads why and decides; the next turn's catalog says whether the server is back.

@@ -19,7 +19,10 @@ export interface McpToolToToolOptions {
   readonly callTool: McpToolCaller;
   /** Whether the server's annotations may relax the fail-closed defaults. Default: true. */
   readonly trustAnnotations?: boolean;
-  /** Keep the tool out of the catalog until `tool_search` reveals it (unless `_meta['anthropic/alwaysLoad']`). Default: false. */
+  /**
+   * Keep the tool out of the catalog until `tool_search` reveals it (unless
+   * `_meta['anthropic/alwaysLoad']`). Default: false.
+   */
   readonly defer?: boolean;
   /** Time limit of one call, in milliseconds. Default: 60_000. */
   readonly timeoutMs?: number;

@@ -67,7 +67,10 @@ export class StdioServerTransport implements Transport {
     return this.#spawnError;
   }
 
-  /** The last lines the process wrote to stderr (at most 10, each cut to 200 characters; JavaScript stack frames left out). */
+  /**
+   * The last lines the process wrote to stderr (at most 10, each cut to 200 characters; JavaScript
+   * stack frames left out).
+   */
   get stderrTail(): readonly string[] {
     const partial = this.#partialStderrLine.trim();
     return [...this.#stderrLines, ...(partial === '' ? [] : [partial.slice(0, STDERR_LINE_CHARS)])].slice(

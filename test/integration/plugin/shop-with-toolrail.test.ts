@@ -254,7 +254,7 @@ describe('toolrail added to an existing worker with its plugin', () => {
     expect(lines).toContain('user:Check again, please.');
   });
 
-  it('makes a call of an activity tool whose activity no worker has wait, saying so, and runs it once a worker takes it', async () => {
+  it('makes a call of an activity tool whose activity no worker has wait, with status waiting_for_worker, and runs it once a worker takes it, under a stable activity id', async () => {
     const sessionId = uniqueName('refund');
     const refunds: string[] = [];
     scriptedModels.set(
@@ -272,15 +272,24 @@ describe('toolrail added to an existing worker with its plugin', () => {
       interactive: false,
     });
     const waiting = await pollUntil(
-      () => session.transcript(),
-      (entries) => entries.some((entry) => entry.kind === 'notice' && entry.text.includes('waits for a worker')),
+      () => session.status(),
+      (status) => status.status === 'waiting_for_worker',
     );
-    expect(waiting.filter((entry) => entry.kind === 'notice').map((entry) => entry.text)).toContainEqual(
+    expect(waiting.workerWaits).toEqual([
+      expect.objectContaining({
+        callId: 'refund',
+        tool: 'refund_card',
+        taskQueue: refundsQueue,
+        activityType: 'refundCard',
+        why: 'no worker took it',
+      }),
+    ]);
+    const transcript = await session.transcript();
+    expect(transcript.filter((entry) => entry.kind === 'notice').map((entry) => entry.text)).toContainEqual(
       expect.stringContaining(
-        `refund_card (call refund) waits for a worker of task queue ${refundsQueue} that has the activity refundCard`,
+        `refund_card (call refund) waits for a worker of task queue ${refundsQueue} with activity refundCard`,
       ),
     );
-    expect((await session.status()).status).toBe('running_tools');
     const refundsWorker = await Worker.create({
       connection: connections.nativeConnection,
       namespace: connections.namespace,
@@ -295,7 +304,20 @@ describe('toolrail added to an existing worker with its plugin', () => {
     });
     const ended = await refundsWorker.runUntil(session.result());
     expect(ended).toMatchObject({ status: 'completed', lastRunEnd: 'answered' });
+    expect(ended.workerWaits).toBeUndefined();
     expect(refunds).toEqual(['ORD-9']);
+    const waits = [];
+    for await (const event of session.events()) {
+      if (event.type === 'worker_waiting' || event.type === 'worker_back') waits.push(event.type);
+      if (event.type === 'session_ended') break;
+    }
+    expect(waits).toEqual(['worker_waiting', 'worker_back']);
+    const { events } = await client.workflow.getHandle(sessionId).fetchHistory();
+    const scheduled = (events ?? []).flatMap((event) => {
+      const attributes = event.activityTaskScheduledEventAttributes;
+      return attributes?.activityType?.name === 'refundCard' ? [attributes.activityId] : [];
+    });
+    expect(new Set(scheduled)).toEqual(new Set(['toolrail/0/refund']));
   });
 
   it('refuses a child session started with a bad input, naming the problem, and starts nothing', async () => {

@@ -40,3 +40,29 @@ describe('ToolrailError', () => {
     }
   });
 });
+
+describe('the public errors', () => {
+  it('are each a ToolrailError with a brand of its own, in every entry of the package', async () => {
+    const entries = await Promise.all([
+      import('../../../src/index'),
+      import('../../../src/client-entry'),
+      import('../../../src/ai-sdk-entry'),
+      import('../../../src/testing'),
+    ]);
+    const errorClasses = new Map<string, unknown>();
+    for (const entry of entries) {
+      for (const [name, value] of Object.entries(entry) as [string, unknown][]) {
+        const prototype: unknown =
+          typeof value === 'function' ? (value as { prototype: unknown }).prototype : undefined;
+        if (prototype instanceof Error && value !== ToolrailError) errorClasses.set(name, value);
+      }
+    }
+    expect(errorClasses.size).toBeGreaterThan(10);
+    const outside = [...errorClasses].filter(
+      ([, type]) => !((type as { prototype: unknown }).prototype instanceof ToolrailError),
+    );
+    expect(outside.map(([name]) => name)).toEqual([]);
+    const brands = [...errorClasses.values()].map((type) => (type as { brand?: symbol }).brand);
+    expect(new Set(brands).size).toBe(errorClasses.size);
+  });
+});

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { initialRuleState, validate } from '../../../src/rules';
 import type { PreparedCall, ToolErrorOutcome } from '../../../src/dispatch';
-import { emptyUsageTotals, freshCarriedState, initialStoreState, resolveSessionLimits } from '../../../src/session';
+import {
+  emptyUsageTotals,
+  freshCarriedState,
+  initialStoreState,
+  noWorkerWaits,
+  resolveSessionLimits,
+} from '../../../src/session';
 import type { MessageRef, SessionEvent } from '../../../src/session';
 import type { ModelUsage } from '../../../src/models';
 import { applyEvent } from '../../../workflows/session-state';
@@ -47,6 +53,7 @@ function freshState(): SessionState {
     interrupt: undefined,
     endRequested: false,
     store: initialStoreState(undefined),
+    workers: noWorkerWaits,
   };
 }
 

@@ -7,6 +7,7 @@ import {
   maxFeedPageBytes,
   defaultFeedWindowBytes,
   initialStoreState,
+  noWorkerWaits,
   resolveSessionLimits,
 } from '../../../src/session';
 import type { AppendedResult, FeedEvent, MessageRef, SessionEvent } from '../../../src/session';
@@ -49,6 +50,7 @@ function freshState(queuedMessages: SessionState['queuedMessages'] = []): Sessio
     endRequested: false,
     usage: { session: emptyUsageTotals, run: emptyUsageTotals },
     store: initialStoreState(undefined),
+    workers: noWorkerWaits,
   };
 }
 

@@ -23,7 +23,8 @@ function valueText(value: unknown): string | null {
 
 /**
  * Whether a mapping key matches a value, by what the key says: `true`/`false` (any case) match a
- * boolean or its text case-insensitively, without trimming blanks (as Letta); a numeric key matches numerically (`"5"` matches 5 and
+ * boolean or its text case-insensitively, without trimming blanks (as Letta); a numeric key matches
+ * numerically (`"5"` matches 5 and
  * `"5.0"`); any other key matches the text exactly.
  */
 export function mappingKeyMatches(key: string, value: unknown): boolean {

@@ -11,7 +11,10 @@ export function publishFeedEvent(event: FeedEvent): void {
   if (!workflowInfo().unsafe.isReplaying) toolrailLive.feedEvent(event);
 }
 
-/** Tells the worker's live channel which running calls this workflow task cancelled, so their workers abort them at once. */
+/**
+ * Tells the worker's live channel which running calls this workflow task cancelled, so their
+ * workers abort them at once.
+ */
 export function publishCancelledCalls(cancelled: CancelledCalls): void {
   if (!workflowInfo().unsafe.isReplaying && (cancelled.model || cancelled.callIds.length > 0))
     toolrailLive.callsCancelled(cancelled);
