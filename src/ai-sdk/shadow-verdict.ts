@@ -27,7 +27,10 @@ export type ShadowVerdict =
       readonly reasons: readonly Reason[];
       readonly message: string;
     }
-  /** A call the rules allowed without a human that a shadow `requires_approval` rule (`rule`) would have put up for approval. */
+  /**
+   * A call the rules allowed without a human that a shadow `requires_approval` rule (`rule`) would
+   * have put up for approval.
+   */
   | {
       readonly kind: 'approval';
       readonly turn: number;
