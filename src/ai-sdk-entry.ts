@@ -19,6 +19,8 @@ export type {
   AiSdkToolMetadata,
   DefineAiSdkToolsOptions,
   PolicyToolChoice,
+  ShadowVerdict,
   ToolrailPolicyEvent,
   ToolrailPolicyOptions,
+  ToolrailPolicyView,
 } from './ai-sdk';

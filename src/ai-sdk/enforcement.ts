@@ -4,22 +4,28 @@ import type { NarrowResult, Reason } from '../rules';
 import { RuleBlockedError } from './errors/rule-blocked-error';
 
 // The one place where the rules' verdicts become the loop's behaviour: the tools offered, a refused
-// call's status or error, what waits for a human. Shadow mode (report, do not enforce) changes only
-// what this module returns; the verdicts and events stay as they are.
+// call's status or error, what waits for a human. Shadow rules never reach it: the engine keeps the
+// tools they would hide visible and allows the calls they would refuse, and the policy reports what
+// they would have done (`rule-shadowed`), with the text of `refusalMessage` the model would have read.
 
 /** The tools a step offers the model: the visible ones. */
 export function offeredTools(narrowed: NarrowResult): string[] {
   return narrowed.visible;
 }
 
+/** The text the model reads for a call the rules refuse: the reasons, then the tools to call first. */
+export function refusalMessage(tool: string, reasons: readonly Reason[]): string {
+  return formatRuleRefusal(tool, reasons);
+}
+
 /** A call the rules refuse, as `toolApproval` answers it: the AI SDK's `denied`, with the text the model reads. */
 export function refusalStatus(tool: string, reasons: readonly Reason[]): ToolApprovalStatus {
-  return { type: 'denied', reason: formatRuleRefusal(tool, reasons) };
+  return { type: 'denied', reason: refusalMessage(tool, reasons) };
 }
 
 /** A call the rules refuse when it runs (or when it is parsed): the error the model reads as its result. */
 export function refusalError(tool: string, reasons: readonly Reason[]): RuleBlockedError {
-  return new RuleBlockedError({ toolName: tool, reasons, message: formatRuleRefusal(tool, reasons) });
+  return new RuleBlockedError({ toolName: tool, reasons, message: refusalMessage(tool, reasons) });
 }
 
 /** The status of a call held behind one whose result the browser sends in a later request. */

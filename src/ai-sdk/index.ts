@@ -5,8 +5,9 @@
  */
 export { createToolrailPolicy } from './create-toolrail-policy';
 export { ToolrailPolicy } from './toolrail-policy';
-export type { ToolrailPolicyOptions } from './toolrail-policy';
+export type { ToolrailPolicyOptions, ToolrailPolicyView } from './toolrail-policy';
 export type { PolicyToolChoice, ToolrailPolicyEvent } from './toolrail-policy-event';
+export type { ShadowVerdict } from './shadow-verdict';
 export { readRuleState } from './read-rule-state';
 export { RuleBlockedError } from './errors/rule-blocked-error';
 export { RuleStateInvalidError } from './errors/rule-state-invalid-error';

@@ -13,7 +13,9 @@ import {
   validate,
 } from '../rules';
 import type { CheckEndResult, CompiledRuleSet, NarrowResult, RuleState, RuleStateView, ValidateResult } from '../rules';
+import { refusalMessage } from './enforcement';
 import { readRuleState } from './read-rule-state';
+import type { ShadowVerdict } from './shadow-verdict';
 import type { ToolrailPolicyEvent } from './toolrail-policy-event';
 
 /** One call as the rules see it. */
@@ -25,10 +27,12 @@ export interface KeptCall {
 
 /**
  * The rule state of one conversation and every move of it, through the engine's public functions
- * only, each reported as an event: runs, turns and narrowing, verdicts, recorded outcomes, the end.
+ * only, each reported as an event: runs, turns and narrowing, verdicts, recorded outcomes, the end,
+ * and what shadow rules would have done.
  */
 export class RuleKeeper {
   private current: RuleState;
+  private readonly shadowed: ShadowVerdict[] = [];
 
   constructor(
     readonly rules: CompiledRuleSet,
@@ -48,6 +52,11 @@ export class RuleKeeper {
   /** The state for humans (`describeRuleState`). */
   describe(): RuleStateView {
     return describeRuleState(this.rules, this.current, this.catalog);
+  }
+
+  /** What shadow rules would have done so far, in order (copies). */
+  get shadowVerdicts(): ShadowVerdict[] {
+    return [...this.shadowed];
   }
 
   /** A new user message (or, before any, the first run): a run starts. */
@@ -74,10 +83,19 @@ export class RuleKeeper {
     return checkEnd(this.rules, this.current);
   }
 
+  /** What shadow rules would have hidden at the step `narrowed` began, reported when they would have. */
+  shadowNarrowing(narrowed: NarrowResult): void {
+    const { shadowHidden, shadowEnded } = narrowed;
+    if (shadowHidden === undefined) return;
+    const ended = shadowEnded === undefined ? {} : { ended: shadowEnded };
+    this.shadow({ kind: 'hidden', turn: this.current.turn, tools: shadowHidden, ...ended });
+  }
+
   /** A text answer: it ends the run when the rules let it; reported either way. */
   answer(): void {
-    const { endsRun, reasons } = checkEnd(this.rules, this.current);
+    const { endsRun, reasons, shadowRefused } = checkEnd(this.rules, this.current);
     this.report({ type: 'end-checked', endsRun, reasons });
+    if (shadowRefused !== undefined) this.shadow({ kind: 'end', turn: this.current.turn, reasons: shadowRefused });
     if (!endsRun) return;
     const limited = reasons.some((reason) => reason.code === ReasonCode.turnLimit);
     this.update(endRun(this.current, limited ? 'turn_limit' : 'answered'));
@@ -97,6 +115,14 @@ export class RuleKeeper {
     const { reasons, requiresApproval } = verdict;
     const again = resumed ? { resumed: true as const } : {};
     this.report({ type: 'verdict', callId, tool, verdict: verdict.verdict, reasons, requiresApproval, ...again });
+    const turn = this.current.turn;
+    if (verdict.shadowRefused !== undefined) {
+      const message = refusalMessage(tool, verdict.shadowRefused);
+      this.shadow({ kind: 'refused', turn, callId, tool, reasons: verdict.shadowRefused, message });
+    }
+    if (verdict.shadowRequiresApproval === true) {
+      this.shadow({ kind: 'approval', turn, callId, tool, rule: approvalDeniedReason(this.rules, tool).rule });
+    }
     return verdict;
   }
 
@@ -124,9 +150,17 @@ export class RuleKeeper {
     return dependsOn(this.rules, earlier, later);
   }
 
-  /** Whether a `requires_approval` rule covers the tool. */
+  /** Whether an enforced `requires_approval` rule covers the tool (a shadow one asks no human). */
   hasApprovalRule(tool: string): boolean {
-    return approvalDeniedReason(this.rules, tool).rule.kind === 'requires_approval';
+    const { rule } = approvalDeniedReason(this.rules, tool);
+    if (rule.kind !== 'requires_approval') return false;
+    return this.rules.rules.some((compiled) => compiled.ref === rule && compiled.enforcement !== 'shadow');
+  }
+
+  /** Keeps and reports what shadow rules would have done. */
+  private shadow(verdict: ShadowVerdict): void {
+    this.shadowed.push(verdict);
+    this.report({ type: 'rule-shadowed', ...verdict });
   }
 
   /** Moves to the next state, reporting the run's end when it ends here. */

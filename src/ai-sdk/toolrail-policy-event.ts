@@ -1,11 +1,12 @@
 import type { Reason, RunEnd } from '../rules';
+import type { ShadowVerdict } from './shadow-verdict';
 
 /** The tool choice a step got: the loop's own (`auto`), or forced by the rules. */
 export type PolicyToolChoice = 'auto' | 'required' | { readonly type: 'tool'; readonly toolName: string };
 
 /**
  * What the policy decided, as it decided it: the same facts a session's feed shows (runs, narrowing,
- * verdicts, recorded calls, end checks). Plain JSON.
+ * verdicts, recorded calls, end checks, what shadow rules would have done). Plain JSON.
  */
 export type ToolrailPolicyEvent =
   /** A new user message started a run. */
@@ -39,4 +40,9 @@ export type ToolrailPolicyEvent =
   /** The model answered with text: whether the rules let that end the run, and if not why. */
   | { readonly type: 'end-checked'; readonly endsRun: boolean; readonly reasons: readonly Reason[] }
   /** The run ended (a terminal tool, an accepted answer, a limit, no tool left). */
-  | { readonly type: 'run-ended'; readonly reason: RunEnd };
+  | { readonly type: 'run-ended'; readonly reason: RunEnd }
+  /**
+   * Shadow rules would have hidden tools of the step (`hidden`), refused a call (`refused`), asked a
+   * human (`approval`) or refused the answer (`end`): reported beside the decision, which they did not change.
+   */
+  | ({ readonly type: 'rule-shadowed' } & ShadowVerdict);

@@ -2,7 +2,7 @@ import { NoSuchToolError, wrapLanguageModel } from 'ai';
 import type { LanguageModelV4, LanguageModelV4CallOptions } from '@ai-sdk/provider';
 import type { ModelMessage, PrepareStepResult, ToolApprovalConfiguration, ToolApprovalStatus, ToolSet } from 'ai';
 import { ReasonCode } from '../rules';
-import type { CompiledRuleSet, NarrowResult, RuleState, RuleStateView } from '../rules';
+import type { CompiledRuleSet, NarrowResult, RuleEnforcement, RuleState, RuleStateView } from '../rules';
 import { checkLoopTools } from './check-loop-tools';
 import { checkRuleTools } from './check-rule-tools';
 import { clientResults, deniedCalls, isResumedCall, newUserMessage } from './conversation-tail';
@@ -12,6 +12,8 @@ import type { ApprovalRequest, LoopApproval } from './loop-approval';
 import { offerTools } from './offer-tools';
 import { outcomePart } from './outcome-part';
 import { RuleKeeper } from './rule-keeper';
+import { shadowRuleSet } from './shadow-rule-set';
+import type { ShadowVerdict } from './shadow-verdict';
 import { StepLedger } from './step-ledger';
 import type { PolicyToolChoice, ToolrailPolicyEvent } from './toolrail-policy-event';
 import type { PolicyCall, PolicyCallRunner } from './wrap-policy-tools';
@@ -39,9 +41,26 @@ export interface ToolrailPolicyOptions<TOOLS extends ToolSet> {
    * `needsApproval` is asked. Default: none.
    */
   readonly toolApproval?: ToolApprovalConfiguration<TOOLS, Record<string, unknown>>;
-  /** Called with each decision as it is made (runs, narrowing, verdicts, recorded calls, end checks). */
+  /**
+   * `shadow`: every rule of `rules` is only reported, whatever the rule set says: the policy hides,
+   * refuses, forces and asks a human for nothing the rules would, and reports what they would have
+   * done as `rule-shadowed` events (and in `describe()`), to try a rule set on live traffic.
+   * `enforce`: each rule as the rule set says (its `enforcement: shadow` rules stay reported only).
+   * Default: `enforce`.
+   */
+  readonly enforcement?: RuleEnforcement;
+  /**
+   * Called with each decision as it is made (runs, narrowing, verdicts, recorded calls, end checks,
+   * and what shadow rules would have done). Default: none.
+   */
   readonly onEvent?: (event: ToolrailPolicyEvent) => void;
 }
+
+/** The policy's view: the rule state's (`describeRuleState`), and what shadow rules would have done in this request. */
+export type ToolrailPolicyView = RuleStateView & {
+  /** Every shadow verdict of this request so far, in order (as the `rule-shadowed` events said); absent when none. */
+  readonly shadowed?: ShadowVerdict[];
+};
 
 /** The one tool choice of a step: the loop's own unless the rules force a call. */
 function forcedChoice(narrowed: NarrowResult, mustCall: boolean): PolicyToolChoice {
@@ -57,7 +76,7 @@ function forcedChoice(narrowed: NarrowResult, mustCall: boolean): PolicyToolChoi
  * requests and give it to the next policy.
  */
 export class ToolrailPolicy<TOOLS extends ToolSet> {
-  /** The compiled rules. */
+  /** The compiled rules, as the policy applies them (every rule `shadow` with `enforcement: 'shadow'`). */
   readonly rules: CompiledRuleSet;
   /** The loop's tools, wrapped: each execution is judged, run in call order where the rules need it, and recorded. */
   readonly tools: TOOLS;
@@ -75,7 +94,7 @@ export class ToolrailPolicy<TOOLS extends ToolSet> {
   private offered: ReadonlySet<string> | undefined;
 
   constructor(options: ToolrailPolicyOptions<TOOLS>) {
-    this.rules = options.rules;
+    this.rules = options.enforcement === 'shadow' ? shadowRuleSet(options.rules) : options.rules;
     this.ownTools = options.tools;
     const catalog = Object.keys(options.tools);
     checkLoopTools(options.tools);
@@ -98,10 +117,12 @@ export class ToolrailPolicy<TOOLS extends ToolSet> {
 
   /**
    * The state for humans: visible tools and why the rest is hidden, counts, positions, whether an
-   * answer would end the run.
+   * answer would end the run (with what shadow rules would hide or refuse now), and `shadowed`, what
+   * they would have done in this request. Plain JSON.
    */
-  describe(): RuleStateView {
-    return this.keeper.describe();
+  describe(): ToolrailPolicyView {
+    const shadowed = this.keeper.shadowVerdicts;
+    return { ...this.keeper.describe(), ...(shadowed.length > 0 ? { shadowed } : {}) };
   }
 
   /** What to spread into `generateText`, `streamText` or `new ToolLoopAgent(...)`. */
@@ -146,6 +167,7 @@ export class ToolrailPolicy<TOOLS extends ToolSet> {
     const { visible, hidden, ended } = narrowed;
     const turn = this.keeper.state.turn;
     this.onEvent({ type: 'tools-narrowed', turn, visible, hidden, ...(ended ? { ended } : {}), toolChoice });
+    this.keeper.shadowNarrowing(narrowed);
     const offered = offeredTools(narrowed);
     this.offered = new Set(offered);
     const choice = toolChoice === 'auto' ? {} : { toolChoice: toolChoice as never };

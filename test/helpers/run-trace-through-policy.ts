@@ -3,7 +3,15 @@ import { ToolLoopAgent, generateText, jsonSchema, streamText, tool } from 'ai';
 import type { ModelMessage, StopCondition, Tool, ToolApprovalResponse } from 'ai';
 import { createToolrailPolicy } from '../../src/ai-sdk';
 import type { ToolrailPolicyEvent } from '../../src/ai-sdk';
-import type { CompiledRuleSet, RuleState, SimulatedCall, SimulationLine, Trace } from '../../src/rules';
+import type {
+  CompiledRuleSet,
+  Reason,
+  RuleEnforcement,
+  RuleState,
+  SimulatedCall,
+  SimulationLine,
+  Trace,
+} from '../../src/rules';
 import { MockModelScript } from './mock-model-script';
 import type { MockResponse } from './mock-model-script';
 
@@ -20,6 +28,8 @@ export interface PolicyTraceRun {
   readonly requests: number;
   /** The rule state the last request left. */
   readonly state: RuleState | undefined;
+  /** Every event of every request's policy, in order. */
+  readonly events: ToolrailPolicyEvent[];
 }
 
 type StepOutcome = { readonly result: unknown; readonly error: boolean };
@@ -56,12 +66,17 @@ type PolicySettings = Omit<ReturnType<typeof createToolrailPolicy<Record<string,
  * server would: each request gets a new policy made from the state the last one left (as JSON),
  * each user event starts a request, a refused answer ends one (`forceToolCalls: false`), and calls
  * waiting for approval are answered as the trace says (approved unless `approved: false`). The
- * policy's events become lines shaped like `simulateTrace`'s.
+ * policy's events become lines shaped like `simulateTrace`'s, with what shadow rules would have done.
+ * `enforcement` is the policy's option of that name.
  */
 export async function runTraceThroughPolicy(
   rules: CompiledRuleSet,
   trace: Trace,
-  { loop = 'generateText', wrapModel = true }: { loop?: PolicyLoop; wrapModel?: boolean } = {},
+  {
+    loop = 'generateText',
+    wrapModel = true,
+    enforcement,
+  }: { loop?: PolicyLoop; wrapModel?: boolean; enforcement?: RuleEnforcement } = {},
 ): Promise<PolicyTraceRun> {
   const outcomes = new Map<string, StepOutcome>();
   const approvals = new Map<string, boolean>();
@@ -122,6 +137,7 @@ export async function runTraceThroughPolicy(
       rules,
       tools,
       ...(state === undefined ? {} : { state }),
+      ...(enforcement === undefined ? {} : { enforcement }),
       forceToolCalls: false,
       onEvent: (decision) => requestEvents.push(decision),
     });
@@ -163,6 +179,7 @@ export async function runTraceThroughPolicy(
     held: heldOf(events),
     requests,
     state: state === undefined ? undefined : (JSON.parse(state) as RuleState),
+    events,
   };
 }
 
@@ -170,16 +187,26 @@ function heldOf(events: readonly ToolrailPolicyEvent[]): string[] {
   return events.flatMap((event) => (event.type === 'call-held' ? [event.callId] : []));
 }
 
-/** The policy's events as `simulateTrace` lines: narrowing per model event, each call's last verdict, end checks. */
+/** What shadow rules would have done about one call: `simulateTrace`'s fields of a call line. */
+type ShadowCallFields = Pick<SimulatedCall, 'shadowRefused' | 'shadowRequiresApproval'>;
+
+/**
+ * The policy's events as `simulateTrace` lines: narrowing per model event (with what shadow rules
+ * would have hidden at its step), each call's last verdict (with what they would have done about it),
+ * end checks (with the answer they would have refused).
+ */
 function linesOf(
   trace: Trace,
   modelEvents: readonly number[],
   events: readonly ToolrailPolicyEvent[],
   userRuns: ReadonlyMap<number, number>,
 ): SimulationLine[] {
-  const narrowings = events.filter((event) => event.type === 'tools-narrowed');
-  const endChecks = events.filter((event) => event.type === 'end-checked');
+  type ShadowNarrowing = Pick<Extract<SimulationLine, { type: 'calls' }>, 'shadowHidden' | 'shadowEnded'>;
+  // Each step's narrowing, with what shadow rules would have hidden (reported right after it).
+  const narrowings: { visible: string[]; ended?: 'no_tool_allowed'; shadow: ShadowNarrowing }[] = [];
+  const endChecks: { endsRun: boolean; reasons: Reason[]; shadowRefused?: Reason[] }[] = [];
   const verdicts = new Map<string, SimulatedCall>();
+  const shadowCalls = new Map<string, ShadowCallFields>();
   for (const event of events) {
     if (event.type === 'verdict') {
       const { tool, verdict, reasons, requiresApproval } = event;
@@ -189,6 +216,32 @@ function linesOf(
         reasons: [...reasons],
         ...(requiresApproval ? { requiresApproval } : {}),
       });
+      // A call judged again (resumed) has only what its last verdict's shadow events say.
+      shadowCalls.delete(event.callId);
+    } else if (event.type === 'tools-narrowed') {
+      narrowings.push({ visible: [...event.visible], ...(event.ended ? { ended: event.ended } : {}), shadow: {} });
+    } else if (event.type === 'end-checked') {
+      endChecks.push({ endsRun: event.endsRun, reasons: [...event.reasons] });
+    } else if (event.type === 'rule-shadowed') {
+      if (event.kind === 'hidden') {
+        const narrowing = narrowings.at(-1);
+        if (narrowing === undefined) continue;
+        narrowing.shadow = {
+          shadowHidden: event.tools.map(({ tool }) => tool),
+          ...(event.ended === undefined ? {} : { shadowEnded: event.ended }),
+        };
+      } else if (event.kind === 'end') {
+        const check = endChecks.at(-1);
+        if (check !== undefined) check.shadowRefused = [...event.reasons];
+      } else {
+        const known = shadowCalls.get(event.callId) ?? {};
+        shadowCalls.set(
+          event.callId,
+          event.kind === 'refused'
+            ? { ...known, shadowRefused: [...event.reasons] }
+            : { ...known, shadowRequiresApproval: true },
+        );
+      }
     }
   }
   let texts = 0;
@@ -199,18 +252,21 @@ function linesOf(
     }
     const narrowed = narrowings[modelEvents.indexOf(index)];
     if (narrowed === undefined) return [];
-    const visible = [...narrowed.visible];
+    const { visible, shadow } = narrowed;
     const ended = narrowed.ended === undefined ? {} : { ended: narrowed.ended };
     if ('text' in event) {
       const check = endChecks[texts];
       texts += 1;
       if (check === undefined) return [];
-      return [{ event: index, type: 'text', visible, ...ended, endsRun: check.endsRun, reasons: [...check.reasons] }];
+      return [{ event: index, type: 'text', visible, ...ended, ...shadow, ...check }];
     }
     const calls = event.calls.map((call, c): SimulatedCall => {
-      const verdict = verdicts.get(callIdOf(index, c));
-      return verdict ?? { tool: call.tool, verdict: 'blocked', reasons: [] };
+      const id = callIdOf(index, c);
+      const verdict = verdicts.get(id);
+      return verdict === undefined
+        ? { tool: call.tool, verdict: 'blocked', reasons: [] }
+        : { ...verdict, ...shadowCalls.get(id) };
     });
-    return [{ event: index, type: 'calls', visible, ...ended, calls }];
+    return [{ event: index, type: 'calls', visible, ...ended, ...shadow, calls }];
   });
 }

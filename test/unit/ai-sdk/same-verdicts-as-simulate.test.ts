@@ -1,16 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { RuleKind, formatDiagnostic, simulateTrace, traceSchema } from '../../../src/rules';
-import type { CompiledRuleSet, SimulationLine, Trace } from '../../../src/rules';
+import type { CompiledRuleSet, Reason, RuleSettings, SimulationLine, Trace } from '../../../src/rules';
 import { loadRuleSet, loadTrace } from '../../../src/rules-files';
 import { compileRules } from '../../helpers/compile-rules';
 import { runTraceThroughPolicy } from '../../helpers/run-trace-through-policy';
 import type { PolicyLoop } from '../../helpers/run-trace-through-policy';
+import { readRuleState } from '../../../src/ai-sdk';
+import type { ToolrailPolicyEvent } from '../../../src/ai-sdk';
 import { fixture } from '../rules/support/fixtures';
 
-/** A rule set and a trace to run both through `simulateTrace` and an AI SDK loop. */
+/** A rule set and a trace to run both through `simulateTrace` and an AI SDK loop; `settings` override the rule set's. */
 interface Case {
   readonly name: string;
-  readonly load: () => Promise<{ rules: CompiledRuleSet; trace: Trace }>;
+  readonly load: (settings?: RuleSettings) => Promise<{ rules: CompiledRuleSet; trace: Trace }>;
 }
 
 /** The simulator's own cases: each fixture rule set with its recorded trace. */
@@ -23,10 +25,11 @@ const fixtureCases: Case[] = [
   ['required.toolrail.yaml', 'traces/unified.trace.yaml'],
 ].map(([rulesFile = '', traceFile = '']) => ({
   name: `${rulesFile} with ${traceFile}`,
-  load: async () => {
+  load: async (settings?: RuleSettings) => {
     const loadedTrace = await loadTrace(fixture(traceFile));
     if (!loadedTrace.ok) throw new Error(formatDiagnostic(loadedTrace.error));
-    const loaded = await loadRuleSet({ paths: [fixture(rulesFile)], catalog: loadedTrace.trace.tools });
+    const paths = [fixture(rulesFile)];
+    const loaded = await loadRuleSet({ paths, catalog: loadedTrace.trace.tools, ...(settings ? { settings } : {}) });
     if (!loaded.ok) throw new Error(loaded.errors.map(formatDiagnostic).join('\n'));
     return { rules: loaded.rules, trace: loadedTrace.trace };
   },
@@ -257,7 +260,8 @@ const inlineCases: Case[] = [
   },
 ].map(({ name, rules, trace }) => ({
   name,
-  load: () => Promise.resolve({ rules: compileRules(rules), trace: traceSchema.parse(trace) }),
+  load: (settings?: RuleSettings) =>
+    Promise.resolve({ rules: compileRules(rules, settings ? { settings } : {}), trace: traceSchema.parse(trace) }),
 }));
 
 const cases = [...fixtureCases, ...inlineCases];
@@ -273,6 +277,44 @@ function unlockedInTheirResponse(lines: readonly SimulationLine[]): { event: num
   );
 }
 const loops: PolicyLoop[] = ['generateText', 'streamText', 'ToolLoopAgent'];
+
+/**
+ * The trace without the human's answers to calls only a shadow approval rule covers: no human is
+ * asked about those, so no answer comes (`simulateTrace` would report a refusal as `approval_denied`).
+ */
+function withoutShadowApprovalAnswers(rules: CompiledRuleSet, trace: Trace): Trace {
+  const { lines } = simulateTrace(rules, trace);
+  const events = trace.events.map((event, index) => {
+    const line = lines.find((candidate) => candidate.event === index);
+    if (!('calls' in event) || line?.type !== 'calls') return event;
+    return {
+      calls: event.calls.map((call, c) => {
+        if (line.calls[c]?.shadowRequiresApproval !== true) return call;
+        const { approved: _answer, ...unanswered } = call;
+        return unanswered;
+      }),
+    };
+  });
+  return { ...trace, events };
+}
+
+/** The reasons of rules (not built-ins such as an unknown tool or the turn limit) that hid a tool, refused a call or an answer. */
+function ruleReasons(events: readonly ToolrailPolicyEvent[]): Reason[] {
+  const isRules = (reason: Reason) => reason.rule.kind !== 'builtin';
+  return events.flatMap((event) => {
+    if (event.type === 'tools-narrowed') return event.hidden.flatMap(({ reasons }) => reasons.filter(isRules));
+    if (event.type === 'verdict' || event.type === 'end-checked') return event.reasons.filter(isRules);
+    return [];
+  });
+}
+
+/** The rule set with only its rule at `index` in shadow. */
+function withShadowRule(rules: CompiledRuleSet, index: number): CompiledRuleSet {
+  return {
+    ...rules,
+    rules: rules.rules.map((rule, position) => (position === index ? { ...rule, enforcement: 'shadow' } : rule)),
+  };
+}
 
 describe('the AI SDK policy gives the verdicts of a session', () => {
   it('is tested over every rule kind', async () => {
@@ -312,6 +354,47 @@ describe('the AI SDK policy gives the verdicts of a session', () => {
         expect(actual.lines.slice(0, at)).toEqual(expected.lines.slice(0, at));
         const line = actual.lines[at];
         expect(line?.type === 'calls' && line.calls[first.call]?.verdict).toBe('blocked');
+      });
+    }
+  });
+
+  describe('with the rules in shadow (generateText)', () => {
+    for (const { name, load } of cases) {
+      it(`runs to the end hiding and refusing nothing, and reports simulate's shadow verdicts: ${name}`, async () => {
+        const { rules, trace: recorded } = await load({ enforcement: 'shadow' });
+        const trace = withoutShadowApprovalAnswers(rules, recorded);
+        const expected = simulateTrace(rules, trace);
+        const actual = await runTraceThroughPolicy(rules, trace);
+        expect(actual.lines).toEqual(expected.lines);
+        expect(actual.state).toEqual(expected.state);
+        expect(ruleReasons(actual.events)).toEqual([]);
+        expect(actual.events.some((event) => event.type === 'verdict' && event.requiresApproval)).toBe(false);
+        expect(actual.events.some((event) => event.type === 'rule-shadowed')).toBe(true);
+      });
+
+      it(`reports the same with the enforced rules and the policy's enforcement: 'shadow': ${name}`, async () => {
+        const { rules: shadowRules, trace: recorded } = await load({ enforcement: 'shadow' });
+        const { rules } = await load();
+        const trace = withoutShadowApprovalAnswers(shadowRules, recorded);
+        const expected = simulateTrace(shadowRules, trace);
+        const actual = await runTraceThroughPolicy(rules, trace, { enforcement: 'shadow' });
+        expect(actual.lines).toEqual(expected.lines);
+        expect(actual.state).toEqual(expected.state);
+        expect(ruleReasons(actual.events)).toEqual([]);
+        // Enforcing them next goes on from the state the shadow policy left.
+        expect(readRuleState(rules, JSON.stringify(actual.state))).toEqual(actual.state);
+      });
+
+      it(`enforces the other rules and reports the one in shadow, for each rule: ${name}`, async () => {
+        const { rules, trace: recorded } = await load();
+        for (const index of rules.rules.keys()) {
+          const mixed = withShadowRule(rules, index);
+          const trace = withoutShadowApprovalAnswers(mixed, recorded);
+          const expected = simulateTrace(mixed, trace);
+          const actual = await runTraceThroughPolicy(mixed, trace);
+          expect(actual.lines, `rules[${index}] in shadow`).toEqual(expected.lines);
+          expect(actual.state, `rules[${index}] in shadow`).toEqual(expected.state);
+        }
       });
     }
   });

@@ -517,3 +517,168 @@ describe('the toolrail policy in an AI SDK loop', () => {
     expect(createToolrailPolicy({ rules, tools, state: JSON.stringify(fresh) }).state).toEqual(fresh);
   });
 });
+
+describe('shadow rules in the toolrail policy', () => {
+  it('runs a call a shadow rule would refuse and reports its reasons and the text the model would have read', async () => {
+    const body = { kind: 'forbids_after', tool: 'close', forbids: ['reopen'] };
+    const script = () =>
+      new MockModelScript([
+        { calls: [{ id: 'c1', tool: 'close' }] },
+        { calls: [{ id: 'r1', tool: 'reopen' }] },
+        { text: 'Reopened.' },
+      ]);
+    const enforced = toolsNamed(['close', 'reopen']);
+    const enforcedScript = script();
+    const enforcedEvents: ToolrailPolicyEvent[] = [];
+    const enforcing = createToolrailPolicy({
+      rules: compileRules({ toolrail: 1, rules: [body] }),
+      tools: enforced.tools,
+      onEvent: (event) => enforcedEvents.push(event),
+    });
+    await generateText({ model: enforcing.wrapModel(enforcedScript.model), prompt: 'Reopen.', ...enforcing.settings });
+    const refusal = enforcedEvents.find((event) => event.type === 'verdict' && event.callId === 'r1');
+    const read = outputFor(enforcedScript.calls[2]?.prompt, 'r1') as { reason: string };
+
+    const shadowed = toolsNamed(['close', 'reopen']);
+    const events: ToolrailPolicyEvent[] = [];
+    const policy = createToolrailPolicy({
+      rules: compileRules({ toolrail: 1, rules: [{ ...body, enforcement: 'shadow' }] }),
+      tools: shadowed.tools,
+      onEvent: (event) => events.push(event),
+    });
+    await generateText({ model: policy.wrapModel(script().model), prompt: 'Reopen.', ...policy.settings });
+    expect(shadowed.runs).toEqual(['close', 'reopen']);
+    expect(events.find((event) => event.type === 'verdict' && event.callId === 'r1')).toMatchObject({
+      verdict: 'allowed',
+      reasons: [],
+    });
+    const hidden = { tool: 'reopen', reasons: refusal?.type === 'verdict' ? refusal.reasons : 'no refusal' };
+    expect(events.filter((event) => event.type === 'rule-shadowed')).toEqual([
+      // Once close completed, the steps would not have offered reopen.
+      { type: 'rule-shadowed', kind: 'hidden', turn: 2, tools: [hidden] },
+      {
+        type: 'rule-shadowed',
+        kind: 'refused',
+        turn: 2,
+        callId: 'r1',
+        tool: 'reopen',
+        reasons: refusal?.type === 'verdict' ? refusal.reasons : 'no refusal',
+        message: read.reason,
+      },
+      { type: 'rule-shadowed', kind: 'hidden', turn: 3, tools: [hidden] },
+    ]);
+    expect(read.reason).toMatch(/^The tool-use rules refused reopen:\n- \[forbidden_after\] /);
+  });
+
+  it('offers the tools a shadow rule would hide, reports them per step, and describe() shows the verdicts', async () => {
+    const rules = compileRules({
+      toolrail: 1,
+      rules: [{ kind: 'max_count', tool: 'a', limit: 1, enforcement: 'shadow' }],
+    });
+    const { tools, runs } = toolsNamed(['a']);
+    const script = new MockModelScript([
+      { calls: [{ id: 'a1', tool: 'a' }] },
+      { calls: [{ id: 'a2', tool: 'a' }] },
+      { text: 'Done.' },
+    ]);
+    const events: ToolrailPolicyEvent[] = [];
+    const policy = createToolrailPolicy({ rules, tools, onEvent: (event) => events.push(event) });
+    await generateText({ model: policy.wrapModel(script.model), prompt: 'Twice.', ...policy.settings });
+    expect(script.calls.map(offered).map(({ tools: names }) => names)).toEqual([['a'], ['a'], ['a']]);
+    expect(runs).toEqual(['a', 'a']);
+    const limit = { code: 'max_count_reached', rule: { kind: 'max_count' } };
+    const shadowed = events.filter((event) => event.type === 'rule-shadowed');
+    expect(shadowed).toMatchObject([
+      { kind: 'hidden', turn: 2, tools: [{ tool: 'a', reasons: [limit] }], ended: 'no_tool_allowed' },
+      { kind: 'refused', turn: 2, callId: 'a2', tool: 'a', reasons: [limit] },
+      { kind: 'hidden', turn: 3, tools: [{ tool: 'a', reasons: [limit] }], ended: 'no_tool_allowed' },
+    ]);
+    const view = policy.describe();
+    expect(view.shadowed).toEqual(shadowed.map(({ type: _type, ...verdict }) => verdict));
+    expect(JSON.parse(JSON.stringify(view))).toEqual(view);
+    expect(policy.state.ended).toBe('answered');
+  });
+
+  for (const loop of ['toolApproval', 'needsApproval'] as const) {
+    it(`asks no human for a call only a shadow requires_approval rule covers, and reports it (${loop})`, async () => {
+      const rules = compileRules({
+        toolrail: 1,
+        rules: [
+          { kind: 'requires', tool: 'deploy', after: ['test'] },
+          { kind: 'requires_approval', tool: 'deploy', enforcement: 'shadow' },
+        ],
+      });
+      const { tools, runs } = toolsNamed(['test', 'deploy']);
+      // deploy waits for test, earlier in its response: it is judged when it runs.
+      const script = new MockModelScript([
+        {
+          calls: [
+            { id: 't', tool: 'test' },
+            { id: 'd', tool: 'deploy' },
+          ],
+        },
+        { text: 'Deployed.' },
+      ]);
+      const events: ToolrailPolicyEvent[] = [];
+      const policy = createToolrailPolicy({ rules, tools, onEvent: (event) => events.push(event) });
+      const { tools: wrapped, prepareStep, stopWhen, onStepEnd } = policy;
+      const settings = loop === 'toolApproval' ? policy.settings : { tools: wrapped, prepareStep, stopWhen, onStepEnd };
+      const result = await generateText({ model: policy.wrapModel(script.model), prompt: 'Ship.', ...settings });
+      expect(approvalRequests(result.content)).toEqual([]);
+      expect(runs).toEqual(['test', 'deploy']);
+      expect(events.filter((event) => event.type === 'rule-shadowed')).toMatchObject([
+        { kind: 'approval', turn: 1, callId: 'd', tool: 'deploy', rule: { kind: 'requires_approval', index: 1 } },
+      ]);
+    });
+  }
+
+  it('lets an answer a shadow rule would refuse end the run, forcing no call, and reports it', async () => {
+    const rules = compileRules({
+      toolrail: 1,
+      enforcement: 'shadow',
+      rules: [{ kind: 'required_before_exit', tool: 'log' }],
+    });
+    const { tools } = toolsNamed(['log']);
+    const script = new MockModelScript([{ text: 'Done already.' }]);
+    const events: ToolrailPolicyEvent[] = [];
+    const policy = createToolrailPolicy({ rules, tools, onEvent: (event) => events.push(event) });
+    await generateText({ model: policy.wrapModel(script.model), prompt: 'Go.', ...policy.settings });
+    expect(offered(script.calls[0]).toolChoice).toEqual({ type: 'auto' });
+    expect(policy.state.ended).toBe('answered');
+    expect(events.filter((event) => event.type === 'rule-shadowed')).toMatchObject([
+      { kind: 'end', turn: 1, reasons: [{ code: 'required_before_exit', message: 'Before finishing, call log.' }] },
+    ]);
+  });
+
+  it("shadows a whole rule set with the policy's enforcement option, and its state carries on once enforced", async () => {
+    const rules = compileRules({ toolrail: 1, rules: [{ kind: 'max_count', tool: 'a', limit: 1 }] });
+    const { tools, runs } = toolsNamed(['a']);
+    const script = new MockModelScript([
+      { calls: [{ id: 'a1', tool: 'a' }] },
+      { calls: [{ id: 'a2', tool: 'a' }] },
+      { text: 'Twice.' },
+      { calls: [{ id: 'a3', tool: 'a' }] },
+      { text: 'Not again.' },
+    ]);
+    const messages: ModelMessage[] = [{ role: 'user', content: 'Twice.' }];
+    const trying = createToolrailPolicy({ rules, tools, enforcement: 'shadow' });
+    expect(trying.rules.rules.map((rule) => rule.enforcement)).toEqual(['shadow']);
+    const first = await generateText({ model: trying.wrapModel(script.model), messages, ...trying.settings });
+    expect(runs).toEqual(['a', 'a']);
+    expect(trying.describe().shadowed?.map((verdict) => verdict.kind)).toEqual(['hidden', 'refused', 'hidden']);
+
+    messages.push(...first.responseMessages, { role: 'user', content: 'Once more.' });
+    const events: ToolrailPolicyEvent[] = [];
+    const enforcing = createToolrailPolicy({
+      rules,
+      tools,
+      state: JSON.stringify(trying.state),
+      onEvent: (event) => events.push(event),
+    });
+    await generateText({ model: enforcing.wrapModel(script.model), messages, ...enforcing.settings });
+    // The limit is per run: the new run allows one call, and the enforced rule counts from there.
+    expect(runs).toEqual(['a', 'a', 'a']);
+    expect(enforcing.describe()).toMatchObject({ hidden: [{ tool: 'a', reasons: [{ code: 'max_count_reached' }] }] });
+    expect(enforcing.describe().shadowed).toBeUndefined();
+  });
+});

@@ -7,17 +7,10 @@ const root = path.resolve(__dirname, '../../..');
 const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
 
 /**
- * Exports the README leaves out on purpose: what only the CLI and the tests use. Each is due to
- * leave the public surface; a name here that is no longer exported fails the test, so the list
- * shrinks with the surface.
+ * Exports the README may leave out: what only the CLI and the tests use, on its way off the public
+ * surface (none now). A name here that is no longer exported fails the test, so the list shrinks.
  */
-const internalExports = new Set([
-  'renderFeedEvent',
-  'renderTranscriptEntry',
-  'callLanguageModel',
-  'createModelResolver',
-  'toolArgumentsAsTextFetch',
-]);
+const internalExports = new Set<string>([]);
 
 /** Each JavaScript entry of package.json's `exports`, with the source file its types are built from. */
 function publicEntries(): { entry: string; source: string }[] {
