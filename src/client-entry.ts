@@ -33,6 +33,9 @@ export type {
   FeedRequest,
   FeedResult,
   FeedValue,
+  ShadowReasonView,
+  ShadowVerdict,
+  ShadowVerdictKind,
   SentUserMessage,
 } from './session';
 

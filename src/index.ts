@@ -162,6 +162,9 @@ export type {
   FeedRequest,
   FeedResult,
   FeedValue,
+  ShadowReasonView,
+  ShadowVerdict,
+  ShadowVerdictKind,
   ModelTextInput,
   SentUserMessage,
 } from './session';

@@ -14,6 +14,7 @@ import { catalogNames } from './narrowing';
 import { refusing } from './refused-update';
 import { runCalls } from './run-calls';
 import type { RunnableCall } from './run-calls';
+import { emitShadowed } from './session';
 import type { Session } from './session';
 import type { SessionState } from './session-state';
 import { workflowNow } from './workflow-now';
@@ -93,6 +94,7 @@ function judgeCalls(session: Session, calls: readonly PreparedCall[], outcomes: 
       ...(callFirst && { callFirst }),
     }));
     session.emit({ type: 'verdict', callId: call.callId, tool: call.toolName, verdict: verdict.verdict, reasons });
+    emitShadowed(session, { call: { callId: call.callId, tool: call.toolName }, verdict });
     if (verdict.verdict === 'blocked') {
       refuse(call, { reason: 'rule-blocked', message: formatRuleRefusal(call.toolName, verdict.reasons) });
       continue;

@@ -5,6 +5,7 @@
 import { context as otelContext, ProxyTracerProvider, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Attributes, Context, Span } from '@opentelemetry/api';
 import { unhandledEvent } from '../src/session';
+import { shadowSpanAttributes } from './shadow-span-attributes';
 import type { SessionView } from './session-view';
 
 /** Span names: one session (Temporal's `RunWorkflow:agentSession`) holds turns, which hold the rest. */
@@ -35,6 +36,8 @@ export function sessionSpans(): SessionSpans | undefined {
   let turnContext: Context = sessionContext;
   let turnTally: { proposed: number; allowed: number; blockedTools: string[]; blockedReasons: string[] } | undefined;
   let batch: Attributes = {};
+  // What shadow rules would have done to calls not started yet: set on their spans when they start.
+  const shadowedCalls = new Map<string, Attributes>();
 
   const start = (key: string, name: string, attributes: Attributes, parent: Context): Span => {
     const span = tracer.startSpan(name, { attributes }, parent);
@@ -80,6 +83,7 @@ export function sessionSpans(): SessionSpans | undefined {
           sessionContext,
         );
         turnContext = trace.setSpan(sessionContext, span);
+        shadowedCalls.clear();
         turnTally = { proposed: 0, allowed: 0, blockedTools: [], blockedReasons: [] };
         return;
       }
@@ -138,6 +142,8 @@ export function sessionSpans(): SessionSpans | undefined {
         tracer.startSpan(sessionSpanNames.toolCall, { attributes }, turnContext).end();
         return;
       }
+      case 'rule_shadowed':
+        return shadowSpanAttributes(event, { turn: open.get('turn'), calls: shadowedCalls });
       case 'batch_started':
         batch = { 'toolrail.batch.index': event.index, 'toolrail.batch.size': event.size };
         start(
@@ -157,6 +163,7 @@ export function sessionSpans(): SessionSpans | undefined {
             ...batch,
             'toolrail.verdict': 'allowed',
             'toolrail.approved': event.approved,
+            ...shadowedCalls.get(event.callId),
           },
           parent ? trace.setSpan(turnContext, parent) : turnContext,
         );

@@ -231,6 +231,7 @@ export function applyEvent(state: SessionState, event: SessionEvent): void {
       ({ workers: s.workers, status: s.status } = foldWorkerWaitEvent(s.workers, s.status, event));
       return;
     case 'tools_narrowed':
+    case 'rule_shadowed':
     case 'model_text':
     case 'model_call_failed':
     case 'notice':

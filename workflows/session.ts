@@ -1,5 +1,6 @@
 import type { CancellationScope } from '@temporalio/workflow';
-import type { SessionEvent } from '../src/session';
+import { shadowVerdictOf } from '../src/session';
+import type { SessionEvent, ShadowStep } from '../src/session';
 import type { FeedView } from './feed-view';
 import { applyEvent } from './session-state';
 import type { SessionState } from './session-state';
@@ -52,4 +53,10 @@ export function createSession(
 /** Runs `schedule` (which schedules an activity) under the span of `key` when tracing is on. */
 export function traced<T>(session: Session, key: string, schedule: () => T): T {
   return session.spans ? session.spans.within(key, schedule) : schedule();
+}
+
+/** What shadow rules would have done at this step, if anything, as a `rule_shadowed` event (nothing is enforced). */
+export function emitShadowed(session: Session, step: ShadowStep): void {
+  const shadow = shadowVerdictOf(step);
+  if (shadow !== undefined) session.emit({ type: 'rule_shadowed', ...shadow });
 }

@@ -83,6 +83,7 @@ export function temporalUiView(): { onEvent: SessionView; firstLook: (state: Ses
         case 'turn_started':
         case 'catalog_changed':
         case 'tools_narrowed':
+        case 'rule_shadowed':
         case 'model_responded':
         case 'model_text':
         case 'model_call_failed':

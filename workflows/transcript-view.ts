@@ -1,4 +1,11 @@
-import { maxCarriedTranscriptEntries, maxTranscriptEntries, transcriptPage, unhandledEvent } from '../src/session';
+import {
+  feedToolListLimit,
+  maxCarriedTranscriptEntries,
+  maxTranscriptEntries,
+  shadowVerdictView,
+  transcriptPage,
+  unhandledEvent,
+} from '../src/session';
 import type { TranscriptEntry, TranscriptNote, TranscriptPage } from '../src/session';
 import type { SessionState } from './session-state';
 import type { SessionView } from './session-view';
@@ -60,6 +67,12 @@ export function transcriptView(carried: readonly TranscriptEntry[], carriedStart
         case 'verdict': {
           const { callId, tool, verdict, reasons } = event;
           return note(state, { kind: 'verdict', callId, tool, verdict, reasons });
+        }
+        case 'rule_shadowed': {
+          const { type: _type, ...verdict } = event;
+          const omitted = verdict.kind === 'hidden' ? Math.max(0, verdict.tools.length - feedToolListLimit) : 0;
+          const shadow = shadowVerdictView(verdict, feedToolListLimit);
+          return note(state, { kind: 'shadow', shadow, ...(omitted > 0 ? { omitted } : {}) });
         }
         case 'approvals_closed':
           for (const decided of event.decisions) note(state, { kind: 'approval', ...decided });

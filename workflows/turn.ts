@@ -18,7 +18,7 @@ import { runBatch } from './batch';
 import { changeCatalog } from './change-catalog';
 import { modelCallInput } from './model-call-input';
 import { narrowedCatalog } from './narrowing';
-import { traced } from './session';
+import { emitShadowed, traced } from './session';
 import type { Session } from './session';
 import { sealLogWhenFull, storeMessages } from './session-content';
 import { withStore } from './wait-for-store';
@@ -52,8 +52,10 @@ export async function* runTurn(session: Session): AsyncGenerator<void, RunEnd> {
     let result: Awaited<ReturnType<typeof callModelInterruptibly>>;
     let returned: ToolCatalog | undefined;
     for (;;) {
-      const { visible, hidden, ended } = narrowedCatalog(state);
+      const narrowed = narrowedCatalog(state);
+      const { visible, hidden, ended } = narrowed;
       session.emit({ type: 'tools_narrowed', visible, hidden });
+      emitShadowed(session, { narrowed });
       if (ended)
         return {
           reason: 'no_tool_allowed',
@@ -99,6 +101,7 @@ export async function* runTurn(session: Session): AsyncGenerator<void, RunEnd> {
     // A text answer ends the run when the rules let it; otherwise the model is told why not.
     if (outcome.kind === 'answer') {
       const end = checkEnd(state.rules, state.ruleState);
+      emitShadowed(session, { end });
       if (end.endsRun) {
         const limited = end.reasons.some((reason) => reason.code === ReasonCode.turnLimit);
         return engineEnd(session, limited ? 'turn_limit' : 'answered');

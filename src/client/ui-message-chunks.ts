@@ -6,9 +6,9 @@ import type { ContentRef } from '../store';
  * One chunk of the AI SDK's UI message stream (protocol `v1`, what `useChat` and
  * `readUIMessageStream` read): the parts toolrail writes. A session's feed becomes one assistant
  * message per run; tool calls are dynamic tool parts with the AI SDK's own approvals; what the AI SDK
- * has no part for is a `data-*` part (`data-verdict`, `data-tools`, `data-run`, `data-run-ended`,
- * `data-notice`, `data-interrupt`, `data-message`, `data-model`, `data-store`, `data-worker`,
- * `data-session-ended`).
+ * has no part for is a `data-*` part (`data-verdict`, `data-tools`, `data-shadow`, `data-run`,
+ * `data-run-ended`, `data-notice`, `data-interrupt`, `data-message`, `data-model`, `data-store`,
+ * `data-worker`, `data-session-ended`).
  */
 export type UIMessageChunk =
   | { type: 'start'; messageId: string }
@@ -78,9 +78,9 @@ export function runMessageIdOf(sessionId: string, run: number): string {
  * approval, or run): a refused call is an `output-error` with the rules' reasons; a call that waits
  * for a human is the AI SDK's own approval (`tool-approval-request`, then `tool-approval-response`
  * with the decision and `tool-output-denied` when not approved); a call that ran has its output,
- * the value the tool returned (read with `readToolOutput`). The rules' verdicts, hidden tools and
- * waits for the content store are `data-*` parts; a wait for the store keeps one id, so a reader
- * shows its latest state.
+ * the value the tool returned (read with `readToolOutput`). The rules' verdicts, hidden tools, what
+ * shadow rules would have done and waits for the content store are `data-*` parts; a wait for the
+ * store keeps one id, so a reader shows its latest state.
  */
 export function uiMessageChunker({
   sessionId,
@@ -200,6 +200,14 @@ export function uiMessageChunker({
           data: { turn: event.turn, visible: event.visible, hidden: event.hidden, omitted: event.omitted },
         });
         break;
+      case 'rule_shadowed': {
+        // What shadow rules would have done: a data part only; the tools, the calls and the answer go on as they do.
+        const { type: _type, offset: _offset, at: _at, run: _run, turn, ...shadow } = event;
+        const about =
+          shadow.kind === 'refused' || shadow.kind === 'approval' ? shadow.callId : `${shadow.kind}-${turn}`;
+        chunks.push({ type: 'data-shadow', id: `shadow-${about}`, data: { turn, ...shadow } });
+        break;
+      }
       case 'text_delta': {
         startStep();
         const id = `text-${event.turn}-${event.attempt}`;

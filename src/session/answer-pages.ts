@@ -128,7 +128,12 @@ const ruleStateLists = [
   ['pendingApprovals'],
   ['runningCalls'],
   ['unavailableTools'],
+  // Last, so the cursors of the lists before it mean what they meant before it was paged.
+  ['rules', 'shadowHidden'],
 ] as const;
+
+/** Lists a view may leave out (absent when empty): a page leaves them out too. */
+const optionalLists: ReadonlySet<string> = new Set(['shadowHidden']);
 
 type ListPath = (typeof ruleStateLists)[number];
 
@@ -196,7 +201,7 @@ function withLists(view: SessionRuleStateView, list: (path: ListPath) => unknown
   for (const path of ruleStateLists) {
     const [first, second] = path;
     if (second === undefined) top[first] = list(path);
-    else rules[second] = list(path);
+    else if (!optionalLists.has(second) || rules[second] !== undefined) rules[second] = list(path);
   }
   return { ...(top as unknown as SessionRuleStateView), rules: rules as unknown as SessionRuleStateView['rules'] };
 }

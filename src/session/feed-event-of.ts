@@ -5,9 +5,13 @@ import type { ContentRef } from '../store';
 import { feedPreviewChars, feedValueBytes } from './feed-events';
 import type { FeedEventBody, FeedReason, FeedValue } from './feed-events';
 import type { SessionEvent } from './session-events';
+import { shadowVerdictView } from './shadow-verdict';
 import { unhandledEvent } from './unhandled-event';
 
-/** Most tools `tools_narrowed` lists by name, visible and hidden each; the rest are counted in `omitted`. */
+/**
+ * Most tools `tools_narrowed` lists by name, visible and hidden each, and `rule_shadowed` hidden; the
+ * rest are counted in `omitted`.
+ */
 export const feedToolListLimit = 100;
 
 /**
@@ -28,6 +32,11 @@ export function feedEventBodyOf(event: SessionEvent): FeedEventBody | undefined 
       return narrowedBody(event.visible, event.hidden);
     case 'model_call_started':
       return { type: event.type, tools: event.tools };
+    case 'rule_shadowed': {
+      const { type, ...verdict } = event;
+      const omitted = verdict.kind === 'hidden' ? Math.max(0, verdict.tools.length - feedToolListLimit) : 0;
+      return { type, ...shadowVerdictView(verdict, feedToolListLimit), ...(omitted > 0 ? { omitted } : {}) };
+    }
     case 'model_responded':
       return {
         type: event.type,

@@ -1,6 +1,7 @@
 import type { ModelFinishReason, ModelUsage } from '../models';
 import type { ContentRef } from '../store';
 import type { ApprovalDecision } from './session-events';
+import type { ShadowReasonView, ShadowVerdict } from './shadow-verdict';
 import type { RunEndReason } from './session-status';
 import type { StoreProblem } from './store-problem';
 import type { WorkerWait } from './worker-wait';
@@ -75,6 +76,12 @@ export type FeedEventBody =
     }
   /** The model was asked, with this many tools. */
   | { type: 'model_call_started'; tools: number }
+  /**
+   * Shadow rules (`enforcement: shadow`) would have hidden tools (`hidden`: at most 100, `omitted`
+   * counts the rest), refused a call (`refused`), put it up for approval (`approval`) or refused the
+   * answer that ended the run (`end`), with their reasons; nothing of it was enforced.
+   */
+  | ({ type: 'rule_shadowed'; omitted?: number } & ShadowVerdict<ShadowReasonView>)
   /**
    * Text the model wrote so far, as it streams (`attempt`: a retried model call starts its text
    * again). `live`: it came through the live channel, as the model wrote it, and is not in the

@@ -74,6 +74,10 @@ export {
   namingSessionStore,
 } from './store-problem';
 export type { SessionStoreState, StoreEvent, StoreFailureDetails, StoreIdentity, StoreProblem } from './store-problem';
+export { shadowVerdictView } from './shadow-verdict';
+export { shadowVerdictOf } from './shadow-verdict-of';
+export type { ShadowStep } from './shadow-verdict-of';
+export type { ShadowReasonView, ShadowVerdict, ShadowVerdictKind } from './shadow-verdict';
 export { foldWorkerWaitEvent, noWorkerWaits } from './worker-wait';
 export type { WorkerWait, WorkerWaitEvent, WorkerWaitState } from './worker-wait';
 export type {

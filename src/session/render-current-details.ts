@@ -12,7 +12,7 @@ export interface CurrentDetailsView {
   lastRunEnd: RunEndReason | null;
   runInProgress: boolean;
   /** The rules' narrowing of this turn's catalog, computed only when a run is in progress. */
-  narrowed: () => Pick<NarrowResult, 'visible' | 'hidden'>;
+  narrowed: () => Pick<NarrowResult, 'visible' | 'hidden' | 'shadowHidden'>;
   /** The latest notices, oldest first (the transcript has them all). */
   notices?: readonly string[];
   /** Why the session waits for its content store, while it does. */
@@ -28,7 +28,7 @@ const maxReasonsListed = 3;
  * A short Markdown summary for the Temporal UI's current details (the `ruleState` query has
  * everything): status and counters, calls waiting for approval, the tools that cannot run now
  * with the reason, and during a run the visible tools and up to six hidden ones with the first
- * reason of each.
+ * reason of each (and of the visible ones shadow rules would hide).
  */
 export function renderCurrentDetails(view: CurrentDetailsView): string {
   const { counters } = view;
@@ -57,7 +57,7 @@ export function renderCurrentDetails(view: CurrentDetailsView): string {
     paragraphs.push(`No run in progress${lastRun}: waiting for a user message.`);
     return paragraphs.join('\n\n');
   }
-  const { visible, hidden } = view.narrowed();
+  const { visible, hidden, shadowHidden } = view.narrowed();
   paragraphs.push(
     `**Visible tools (${visible.length})**: ${visible.map((name) => `\`${name}\``).join(', ') || '_none_'}`,
   );
@@ -71,7 +71,19 @@ export function renderCurrentDetails(view: CurrentDetailsView): string {
       hidden.length > maxHiddenListed ? `, and ${hidden.length - maxHiddenListed} more (see the ruleState query)` : '';
     paragraphs.push(`**Hidden tools (${hidden.length})**: ${listed.join(', ')}${more}`);
   }
+  if (shadowHidden !== undefined && shadowHidden.length > 0) paragraphs.push(shadowParagraph(shadowHidden));
   return paragraphs.join('\n\n');
+}
+
+/** The visible tools shadow rules would hide, up to six, with the first reason of each: they are not hidden. */
+function shadowParagraph(shadowHidden: NonNullable<NarrowResult['shadowHidden']>): string {
+  const listed = shadowHidden
+    .slice(0, maxHiddenListed)
+    .map(
+      ({ tool, reasons }) => `\`${tool}\` (${reasons[0]?.code ?? 'hidden'}, rule \`${reasons[0]?.rule.id ?? '?'}\`)`,
+    );
+  const more = shadowHidden.length > maxHiddenListed ? `, and ${shadowHidden.length - maxHiddenListed} more` : '';
+  return `**Shadow rules would hide (${shadowHidden.length}; not enforced)**: ${listed.join(', ')}${more}`;
 }
 
 /**

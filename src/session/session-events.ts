@@ -5,6 +5,7 @@ import type { RunEndReason } from './session-status';
 import type { ModelContextView, PendingApproval } from './session-views';
 import type { ContentRef } from '../store';
 import type { ModelFinishReason, ModelUsage } from '../models';
+import type { ShadowVerdict } from './shadow-verdict';
 import type { StoreEvent } from './store-problem';
 import type { WorkerWaitEvent } from './worker-wait';
 
@@ -77,6 +78,11 @@ export type SessionEvent =
   | { type: 'tools_narrowed'; visible: string[]; hidden: { tool: string; reasons: Reason[] }[] }
   /** The model was asked, with this many tools. */
   | { type: 'model_call_started'; tools: number }
+  /**
+   * Shadow rules would have hidden tools at this turn's narrowing, refused or asked a human for a call
+   * (after its `verdict`), or refused the answer that ends the run: what, and why. Nothing was enforced.
+   */
+  | ({ type: 'rule_shadowed' } & ShadowVerdict)
   /**
    * The model answered: its text (a preview), the calls it proposed (each prepared, or already an
    * error; none prepared when its finish reason stops them: cut off, refused, filtered, paused), the

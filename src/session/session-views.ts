@@ -7,6 +7,7 @@ import type { SessionUsage } from './model-usage';
 import type { SessionAnswer } from './session-answer';
 import type { StoreProblem } from './store-problem';
 import type { WorkerWait } from './worker-wait';
+import type { ShadowReasonView, ShadowVerdict } from './shadow-verdict';
 
 /** A call that waits for a human decision (`approveToolCall`). */
 export interface PendingApproval {
@@ -141,6 +142,12 @@ export type TranscriptEntry =
       content: string;
       ref?: ContentRef;
     }
+  /**
+   * What shadow rules (`enforcement: shadow`) would have done, and why: hidden tools at the turn's
+   * narrowing (at most 100; `omitted` counts the rest), a call refused or put up for approval, the
+   * run's ending answer refused. Nothing of it was enforced.
+   */
+  | { kind: 'shadow'; turn: number; shadow: ShadowVerdict<ShadowReasonView>; omitted?: number }
   | { kind: 'run-end'; turn: number; reason: RunEndReason; detail?: string }
   | { kind: 'notice'; turn: number; text: string };
 

@@ -32,6 +32,11 @@ export function outline(transcript: readonly TranscriptEntry[]): string[] {
         return `approval:${entry.tool}#${entry.callId}:${entry.decision}`;
       case 'tool':
         return `tool:${entry.tool}#${entry.callId}:${entry.isError ? (entry.code ?? 'error') : 'ok'}`;
+      case 'shadow': {
+        const { shadow } = entry;
+        if (shadow.kind === 'hidden') return `shadow:hidden:${shadow.tools.map(({ tool }) => tool).join(',')}`;
+        return shadow.kind === 'end' ? 'shadow:end' : `shadow:${shadow.kind}:${shadow.tool}#${shadow.callId}`;
+      }
       case 'run-end':
         return `run-end:${entry.reason}`;
       case 'notice':

@@ -1,5 +1,6 @@
 import { unhandledEvent } from '../../session';
 import type { FeedEvent, FeedReason, FeedValue } from '../../session';
+import { renderShadowVerdict } from './render-shadow-verdict';
 
 const maxChars = 300;
 
@@ -40,6 +41,11 @@ export function renderFeedEvent(event: FeedEvent): string | undefined {
     }
     case 'model_call_started':
       return `${at} the model is asked (${event.tools} tools)`;
+    case 'rule_shadowed': {
+      const { type: _type, offset: _offset, at: _at, run: _run, turn: _turn, omitted, ...verdict } = event;
+      // Calls are indented under their verdicts, as those are.
+      return `${at} ${verdict.kind === 'hidden' || verdict.kind === 'end' ? '' : '  '}${renderShadowVerdict(verdict, omitted)}`;
+    }
     case 'text_delta':
       return `${at} model writes: ${shorten(event.text)}`;
     case 'model_responded': {

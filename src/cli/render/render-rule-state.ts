@@ -42,6 +42,18 @@ export function renderRuleState(sessionId: string, state: SessionRuleStateView, 
     );
     lines.push(...formatTable(['TOOL', 'REASON', 'CALL FIRST', 'RULE'], rows).map((line) => `  ${line}`));
   }
+  if (rules.shadowHidden !== undefined && rules.shadowHidden.length > 0) {
+    lines.push('', 'Shadow rules would hide (not enforced: these tools are visible):');
+    const rows = rules.shadowHidden.flatMap(({ tool, reasons }) =>
+      reasons.map((reason, index) => [
+        index === 0 ? tool : '',
+        reason.code,
+        reason.callFirst?.join(' → ') ?? '',
+        ruleLabel(reason.rule),
+      ]),
+    );
+    lines.push(...formatTable(['TOOL', 'REASON', 'CALL FIRST', 'RULE'], rows).map((line) => `  ${line}`));
+  }
   if (rules.forbidden.length > 0) {
     lines.push(
       '',
@@ -122,6 +134,9 @@ export function renderRuleState(sessionId: string, state: SessionRuleStateView, 
       ? 'A text answer would end the run now.'
       : `A text answer would not end the run: ${rules.endCheck.reasons.map((reason) => reason.code).join(', ')}`,
   );
+  const shadowRefused = rules.endCheck.shadowRefused ?? [];
+  if (shadowRefused.length > 0)
+    lines.push(`Shadow rules would refuse it (not enforced): ${shadowRefused.map((reason) => reason.code).join(', ')}`);
   lines.push(
     `Counters: ${status.counters.turns} turns, ${status.counters.toolCalls} tool calls, ${status.counters.blockedCalls} blocked, ${status.counters.runs} runs`,
   );

@@ -1,4 +1,5 @@
 import type { TranscriptEntry } from '../../session';
+import { renderShadowVerdict } from './render-shadow-verdict';
 
 const maxContentChars = 300;
 
@@ -35,6 +36,11 @@ export function renderTranscriptEntry(entry: TranscriptEntry): string {
     case 'tool':
       if (entry.code === 'RULE_BLOCKED') return `${turn}   ! ${entry.tool}: not run; the model reads the reasons above`;
       return `${turn}   ${entry.isError ? '!' : '→'} ${entry.tool}: ${shorten(entry.content)}`;
+    case 'shadow': {
+      const { kind } = entry.shadow;
+      // Calls are indented under their verdicts, as those are.
+      return `${turn} ${kind === 'hidden' || kind === 'end' ? '' : '  '}${renderShadowVerdict(entry.shadow, entry.omitted)}`;
+    }
     case 'run-end':
       return `${turn} run ended: ${entry.reason}${entry.detail ? ` (${entry.detail})` : ''}`;
     case 'notice':

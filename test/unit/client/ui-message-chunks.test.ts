@@ -30,6 +30,36 @@ describe('the UI message stream of a feed', () => {
     ]);
   });
 
+  it('shows what shadow rules would have done as data parts, one per step, and leaves the call’s own part as it is', async () => {
+    const chunker = uiMessageChunker({ sessionId: 's' });
+    const reason = { code: 'forbidden_after', message: 'Not after close_case.', rule: 'no-refund-after-close' };
+    const chunks = [];
+    for (const event of feed(
+      { type: 'run_started', message: { key: 'k', bytes: 2, preview: 'hi' } },
+      { type: 'turn_started' },
+      { type: 'rule_shadowed', kind: 'hidden', tools: [{ tool: 'issue_refund', reasons: [reason] }] },
+      { type: 'verdict', callId: 'c1', tool: 'issue_refund', verdict: 'allowed', reasons: [] },
+      { type: 'rule_shadowed', kind: 'refused', callId: 'c1', tool: 'issue_refund', reasons: [reason] },
+      { type: 'rule_shadowed', kind: 'end', reasons: [reason] },
+    ))
+      chunks.push(...(await chunker(event)));
+    expect(chunks.filter((chunk) => chunk.type === 'data-shadow')).toEqual([
+      {
+        type: 'data-shadow',
+        id: 'shadow-hidden-0',
+        data: { turn: 0, kind: 'hidden', tools: [{ tool: 'issue_refund', reasons: [reason] }] },
+      },
+      {
+        type: 'data-shadow',
+        id: 'shadow-c1',
+        data: { turn: 0, kind: 'refused', callId: 'c1', tool: 'issue_refund', reasons: [reason] },
+      },
+      { type: 'data-shadow', id: 'shadow-end-0', data: { turn: 0, kind: 'end', reasons: [reason] } },
+    ]);
+    // Not refused: the call's tool part is not settled by what shadow rules said.
+    expect(chunks.some((chunk) => chunk.type === 'tool-output-error')).toBe(false);
+  });
+
   it('says why the model stopped and what it used, and finishes a run cut off by the output limit as length', async () => {
     const chunker = uiMessageChunker({ sessionId: 's' });
     const usage = { inputTokens: 12, outputTokens: 34 };

@@ -110,6 +110,37 @@ describe('rule-state pages', () => {
     expect(mergeRuleStatePages(pages)).toEqual(view);
   });
 
+  it('page the tools shadow rules would hide like the hidden ones, and leave the list out when the view has none', () => {
+    const shadowHidden = Array.from({ length: 200 }, (_, index) => ({
+      tool: `shadowed_${index}`,
+      reasons: [
+        {
+          code: 'forbidden_after' as const,
+          message: `shadowed_${index} is not allowed after close_ticket`,
+          rule: { kind: 'forbids_after' as const, id: `s${index}`, file: 'rules.yaml', index, path: `rules[${index}]` },
+        },
+      ],
+    }));
+    const shadowed: SessionRuleStateView = { ...view, rules: { ...view.rules, shadowHidden } };
+    const pages: RuleStatePage[] = [];
+    let cursor: string | undefined;
+    for (;;) {
+      const page = ruleStatePage(shadowed, 's1', cursor, 16_384);
+      expect(bytes(page)).toBeLessThanOrEqual(16_384);
+      expect(page.rules.shadowHidden).toBeDefined();
+      pages.push(page);
+      if (page.next === null) break;
+      cursor = page.next;
+    }
+    // The first page holds none of them: they come after the other lists, each item once.
+    expect(pages[0]?.rules.shadowHidden).toEqual([]);
+    expect(pages.flatMap((page) => page.rules.shadowHidden ?? []).map(({ tool }) => tool)).toEqual(
+      shadowHidden.map(({ tool }) => tool),
+    );
+    expect(mergeRuleStatePages(pages)).toEqual(shadowed);
+    expect(ruleStatePage(view, 's1', undefined, 196_608).rules).not.toHaveProperty('shadowHidden');
+  });
+
   it('is whole in one page when it fits, and refuses a cursor of another state', () => {
     expect(ruleStatePage(view, 's1', undefined, 196_608)).toEqual({ ...view, next: null });
     const { next } = ruleStatePage(view, 's1', undefined, 16_384);

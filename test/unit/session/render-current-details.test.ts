@@ -49,6 +49,29 @@ describe('the current details of a session', () => {
     expect(lines[1]).toBe('**Unavailable now (1 tool)**: `echo`: the MCP server "everything" is reconnecting');
   });
 
+  it('list the visible tools shadow rules would hide, apart from the hidden ones, with the rule of each', () => {
+    const reason = (tool: string) => ({
+      code: 'forbidden_after' as const,
+      message: `${tool} is not allowed after close_case.`,
+      rule: { kind: 'forbids_after' as const, id: 'no-refund-after-close', file: 'r.yaml', index: 1, path: 'rules[1]' },
+    });
+    const shadowHidden = Array.from({ length: 7 }, (_, index) => ({
+      tool: `tool_${index}`,
+      reasons: [reason(`tool_${index}`)],
+    }));
+    const details = renderCurrentDetails({
+      ...view,
+      status: 'thinking',
+      narrowed: () => ({ visible: ['search', ...shadowHidden.map(({ tool }) => tool)], hidden: [], shadowHidden }),
+    });
+    const [line] = details.split('\n\n').filter((paragraph) => paragraph.startsWith('**Shadow'));
+    expect(line).toMatch(
+      /^\*\*Shadow rules would hide \(7; not enforced\)\*\*: `tool_0` \(forbidden_after, rule `no-refund-after-close`\), .*`tool_5` .*, and 1 more$/,
+    );
+    expect(details).not.toContain('**Hidden tools');
+    expect(renderCurrentDetails({ ...view, status: 'thinking' })).not.toContain('Shadow');
+  });
+
   it('list no unavailable tools once the session has ended', () => {
     const unavailableTools = [{ toolName: 'echo', reason: 'MCP server "everything" is down' }];
     expect(renderCurrentDetails({ ...view, status: 'completed', unavailableTools })).not.toContain('Unavailable');

@@ -277,6 +277,27 @@ describe('applyEvent, the one writer of session state', () => {
     expect(state.decisions.get('b')).toEqual({ approved: false });
   });
 
+  it('changes nothing when shadow rules would have hidden, refused or asked: they are not enforced', () => {
+    const state = fold(freshState(), [
+      { type: 'run_started', run: 1, queued: 'go', message: ref('u') },
+      { type: 'turn_started', turn: 0 },
+    ]);
+    const before = structuredClone(state);
+    const reason = {
+      code: 'prerequisite_not_met' as const,
+      message: 'Call check_eligibility first.',
+      rule: { kind: 'requires' as const, id: 'r', file: 'rules.yaml', index: 0, path: 'rules[0]' },
+    };
+    fold(state, [
+      { type: 'rule_shadowed', kind: 'hidden', tools: [{ tool: 'issue_refund', reasons: [reason] }] },
+      { type: 'rule_shadowed', kind: 'refused', callId: 'c1', tool: 'issue_refund', reasons: [reason] },
+      { type: 'rule_shadowed', kind: 'approval', callId: 'c2', tool: 'check_eligibility', reasons: [] },
+      { type: 'rule_shadowed', kind: 'end', reasons: [reason] },
+    ]);
+    expect(state).toEqual(before);
+    expect(state.counters.blockedCalls).toBe(0);
+  });
+
   it('starts no turn past the turn limit: the rules end the run and the counters stay', () => {
     const state = freshState();
     const limited = { ...state, rules: { ...rules, settings: { ...rules.settings, maxTurnsPerRun: 1 } } };

@@ -93,6 +93,42 @@ describe('the feed view', () => {
     expect(s.feed.last()).toBe(3);
   });
 
+  it('shows what shadow rules would have done with their reasons and rules, at most 100 hidden tools per event', () => {
+    const s = session();
+    const reason = (tool: string) => ({
+      code: 'prerequisite_not_met' as const,
+      message: `Call check_eligibility before ${tool}.`,
+      rule: { kind: 'requires' as const, id: 'refund-after-check', file: 'rules.yaml', index: 0, path: 'rules[0]' },
+      callFirst: ['check_eligibility'],
+    });
+    const tools = Array.from({ length: 130 }, (_, index) => ({ tool: `tool_${index}`, reasons: [reason('x')] }));
+    s.emit(
+      { type: 'run_started', run: 1, queued: ref('m1'), message: ref('m1') },
+      { type: 'turn_started', turn: 0 },
+      { type: 'rule_shadowed', kind: 'hidden', tools },
+      { type: 'rule_shadowed', kind: 'refused', callId: 'c1', tool: 'issue_refund', reasons: [reason('issue_refund')] },
+      { type: 'rule_shadowed', kind: 'approval', callId: 'c2', tool: 'check_eligibility', reasons: [] },
+    );
+    const [hidden, refused, approval] = s.all().filter((event) => event.type === 'rule_shadowed');
+    expect(hidden).toMatchObject({ kind: 'hidden', omitted: 30, run: 1, turn: 0 });
+    expect(hidden?.kind === 'hidden' && hidden.tools.length).toBe(100);
+    expect(refused).toMatchObject({
+      kind: 'refused',
+      callId: 'c1',
+      tool: 'issue_refund',
+      reasons: [
+        {
+          code: 'prerequisite_not_met',
+          message: 'Call check_eligibility before issue_refund.',
+          callFirst: ['check_eligibility'],
+          rule: 'refund-after-check',
+        },
+      ],
+    });
+    expect(refused).not.toHaveProperty('omitted');
+    expect(approval).toMatchObject({ kind: 'approval', callId: 'c2', tool: 'check_eligibility', reasons: [] });
+  });
+
   it('tells each run which message started it, an interrupt’s message first, across continue-as-new', () => {
     const s = session();
     s.emit(
