@@ -1,22 +1,25 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const root = path.resolve(__dirname, '../../..');
-const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
-/** The docs the README links to: their TypeScript snippets are compiled with the README's. */
-const docs = readdirSync(path.join(root, 'docs'))
-  .filter((name) => name.endsWith('.md'))
-  .map((name) => ({ name: name.replace(/\.md$/, ''), markdown: readFileSync(path.join(root, 'docs', name), 'utf8') }));
 
-/** The README's ```ts blocks; a block whose first line is `// NAME.ts` is written as that file (others import it). */
-function typescriptSnippets(markdown: string, prefix = 'snippet'): { file: string; code: string }[] {
+/** The README and the pages of `docs/`, whose ```ts blocks are compiled (sketches of internal code are `text`). */
+const documents = [
+  'README.md',
+  ...readdirSync(path.join(root, 'docs'))
+    .filter((file) => file.endsWith('.md'))
+    .map((file) => path.join('docs', file)),
+];
+
+/** A document's ```ts blocks; a block whose first line is `// NAME.ts` is written as that file (others import it). */
+function typescriptSnippets(markdown: string): { file: string; code: string }[] {
   const blocks = [...markdown.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((match) => match[1] ?? '');
   return blocks.map((code, index) => {
     const named = /^\/\/ ([\w-]+)\.ts\b/.exec(code);
-    return { file: `${named?.[1] ?? `${prefix}-${index + 1}`}.ts`, code };
+    return { file: `${named?.[1] ?? `snippet-${index + 1}`}.ts`, code };
   });
 }
 
@@ -42,22 +45,22 @@ describe('the TypeScript snippets of the README and the docs', () => {
   afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
   it('typecheck against the public API, importing toolrail', { timeout: 120_000 }, () => {
-    const snippets = [
-      ...typescriptSnippets(readme),
-      // A docs snippet that names its file (`// NAME.ts`) is a whole file; the others are fragments of one.
-      ...docs.flatMap(({ name, markdown }) =>
-        typescriptSnippets(markdown, name).filter((snippet) => !snippet.file.startsWith(`${name}-`)),
-      ),
-    ];
-    expect(snippets.length).toBeGreaterThanOrEqual(3);
-    expect(new Set(snippets.map((snippet) => snippet.file)).size).toBe(snippets.length);
-    for (const snippet of typescriptSnippets(readme)) expect(snippet.code).toMatch(/from 'toolrail(\/[\w-]+)?'/);
-    for (const snippet of snippets) expect(snippet.code).not.toMatch(/from '\.\.?\/src/);
     symlinkSync(path.join(root, 'node_modules'), path.join(directory, 'node_modules'), 'junction');
-    const files = snippets.map((snippet) => {
-      const file = path.join(directory, snippet.file);
-      writeFileSync(file, snippet.code);
-      return file;
+    const files = documents.flatMap((document) => {
+      // Each document's snippets in a folder of its own: they import one another by name, not across documents.
+      const snippets = typescriptSnippets(readFileSync(path.join(root, document), 'utf8'));
+      if (document === 'README.md') expect(snippets.length).toBeGreaterThanOrEqual(3);
+      const folder = path.join(directory, document.replace(/\W/g, '-'));
+      mkdirSync(folder);
+      return snippets.map((snippet) => {
+        expect(snippet.code, `${document}: ${snippet.file}`).toMatch(
+          /from 'toolrail(\/(testing|workflow|client|ai-sdk))?'/,
+        );
+        expect(snippet.code, `${document}: ${snippet.file}`).not.toMatch(/from '\.\.?\/src/);
+        const file = path.join(folder, snippet.file);
+        writeFileSync(file, snippet.code);
+        return file;
+      });
     });
     const program = ts.createProgram(files, compilerOptions());
     const problems = ts.getPreEmitDiagnostics(program).map((diagnostic) =>
