@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 
 /**
- * toolrail's parts (README, "Architecture") and the parts each may import. Another part is reached
+ * toolrail's parts (docs/architecture.md) and the parts each may import. Another part is reached
  * only through its `index.ts`, never its internals; the package roots (src/index.ts, src/testing.ts)
  * may import every part, through its index too. Tests, benchmarks and examples are not parts: they
  * may import internals. A `deterministic` part runs in the Temporal workflow sandbox: it imports

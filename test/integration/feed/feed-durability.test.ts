@@ -102,7 +102,7 @@ describe.each([
     expect(followed.map((event) => event.offset)).toEqual(followed.map((_, index) => index));
     // The same events at the same offsets. Their time `at` never goes back in either feed, but may be
     // a few milliseconds apart between them: a replay can set the workflow's clock differently where a
-    // query reached the session while a local activity ran (README, "The live feed").
+    // query reached the session while a local activity ran (docs/live-feed.md).
     expect(late.map(withoutTime)).toEqual(followed.map(withoutTime));
     for (const events of [late, followed]) {
       const times = events.map((event) => event.at);

@@ -38,7 +38,7 @@ const durable = (events: readonly FeedEvent[]): FeedEvent[] =>
 
 /**
  * An event without its workflow time: a reader of the closed session reads it by replay, which may
- * set the clock a few milliseconds apart where a query met a local activity (README, "The live feed").
+ * set the clock a few milliseconds apart where a query met a local activity (docs/live-feed.md).
  */
 function withoutTime({ at: _at, ...event }: FeedEvent): Omit<FeedEvent, 'at'> {
   return event;
