@@ -30,29 +30,10 @@ export function renderRuleState(sessionId: string, state: SessionRuleStateView, 
     '',
     `Visible tools (${rules.visible.length}): ${rules.visible.join(', ') || '(none)'}`,
   ];
-  if (rules.hidden.length > 0) {
-    lines.push('', 'Hidden tools:');
-    const rows = rules.hidden.flatMap(({ tool, reasons }) =>
-      reasons.map((reason, index) => [
-        index === 0 ? tool : '',
-        reason.code,
-        reason.callFirst?.join(' → ') ?? '',
-        ruleLabel(reason.rule),
-      ]),
-    );
-    lines.push(...formatTable(['TOOL', 'REASON', 'CALL FIRST', 'RULE'], rows).map((line) => `  ${line}`));
-  }
+  if (rules.hidden.length > 0) lines.push('', 'Hidden tools:', ...hiddenToolsTable(rules.hidden));
   if (rules.shadowHidden !== undefined && rules.shadowHidden.length > 0) {
     lines.push('', 'Shadow rules would hide (not enforced: these tools are visible):');
-    const rows = rules.shadowHidden.flatMap(({ tool, reasons }) =>
-      reasons.map((reason, index) => [
-        index === 0 ? tool : '',
-        reason.code,
-        reason.callFirst?.join(' → ') ?? '',
-        ruleLabel(reason.rule),
-      ]),
-    );
-    lines.push(...formatTable(['TOOL', 'REASON', 'CALL FIRST', 'RULE'], rows).map((line) => `  ${line}`));
+    lines.push(...hiddenToolsTable(rules.shadowHidden));
   }
   if (rules.forbidden.length > 0) {
     lines.push(
@@ -154,4 +135,17 @@ export function formatUsage(totals: UsageTotals): string {
   const reasoning = totals.reasoningTokens > 0 ? ` (${count(totals.reasoningTokens)} reasoning)` : '';
   const calls = `${totals.modelCalls} model call${totals.modelCalls === 1 ? '' : 's'}`;
   return `${count(totals.inputTokens)} in${cached} / ${count(totals.outputTokens)} out${reasoning}, ${calls}`;
+}
+
+/** Hidden tools as an indented table: each reason a row, the tool named on its first. */
+function hiddenToolsTable(hidden: SessionRuleStateView['rules']['hidden']): string[] {
+  const rows = hidden.flatMap(({ tool, reasons }) =>
+    reasons.map((reason, index) => [
+      index === 0 ? tool : '',
+      reason.code,
+      reason.callFirst?.join(' → ') ?? '',
+      ruleLabel(reason.rule),
+    ]),
+  );
+  return formatTable(['TOOL', 'REASON', 'CALL FIRST', 'RULE'], rows).map((line) => `  ${line}`);
 }
