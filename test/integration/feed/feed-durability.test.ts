@@ -14,6 +14,7 @@ import { compileRules } from '../../helpers/compile-rules';
 import { pollUntil } from '../../helpers/poll-until';
 import { fetchRunChain } from '../../helpers/run-chain';
 import { killWorkerChildren, startWorkerChild } from '../../helpers/worker-child';
+import { withoutTime } from '../../helpers/feed-without-time';
 
 /**
  * The feed across the faults a session survives: a worker killed with SIGKILL in the middle of a
@@ -120,8 +121,3 @@ describe.each([
     expect(lastRun.end).toBe(late.length);
   });
 });
-
-/** An event without its workflow time. */
-function withoutTime({ at: _at, ...event }: FeedEvent): Omit<FeedEvent, 'at'> {
-  return event;
-}

@@ -13,6 +13,7 @@ import type { HarnessConnections } from '../../harness/connect';
 import { compileRules } from '../../helpers/compile-rules';
 import { pollUntil } from '../../helpers/poll-until';
 import { killWorkerChildren, startWorkerChild } from '../../helpers/worker-child';
+import { withoutTime } from '../../helpers/feed-without-time';
 
 /**
  * A worker killed with SIGKILL while its model streams an answer: the watcher, which follows the
@@ -100,8 +101,3 @@ describe('the live channel across a worker killed mid-stream', () => {
     expect(late.at(-1)).toMatchObject({ type: 'session_ended', status: 'completed' });
   });
 });
-
-/** An event without its workflow time (a replay may set it a few milliseconds apart). */
-function withoutTime({ at: _at, ...event }: FeedEvent): Omit<FeedEvent, 'at'> {
-  return event;
-}

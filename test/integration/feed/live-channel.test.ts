@@ -25,6 +25,7 @@ import { readSessionHistory } from '../../helpers/session-history';
 import { testContentDirectory, withSessionWorker } from '../../helpers/session-worker';
 import { ToolProbe } from '../../helpers/tool-probe';
 import { entriesOf, toolResultOf } from '../../helpers/transcript-entries';
+import { withoutTime } from '../../helpers/feed-without-time';
 
 const noRules = compileRules({ toolrail: 1, rules: [] });
 const repoRoot = path.resolve(__dirname, '../../..');
@@ -40,9 +41,6 @@ const durable = (events: readonly FeedEvent[]): FeedEvent[] =>
  * An event without its workflow time: a reader of the closed session reads it by replay, which may
  * set the clock a few milliseconds apart where a query met a local activity (docs/live-feed.md).
  */
-function withoutTime({ at: _at, ...event }: FeedEvent): Omit<FeedEvent, 'at'> {
-  return event;
-}
 
 /** The live text a reader saw, by `turn/attempt`, joined. */
 function liveText(events: readonly FeedEvent[]): Record<string, string> {

@@ -13,6 +13,7 @@ import { createPacedModel, wordsOf } from '../../helpers/paced-model';
 import { readSessionHistory } from '../../helpers/session-history';
 import { withSessionWorker } from '../../helpers/session-worker';
 import { ToolProbe } from '../../helpers/tool-probe';
+import { withoutTime } from '../../helpers/feed-without-time';
 
 const watchers = 1_000;
 const turns = 8;
@@ -25,11 +26,6 @@ interface Watched {
   events: FeedEvent[];
   /** It stayed to the session's end. */
   toTheEnd: boolean;
-}
-
-/** An event without its workflow time (a replay may set it a few milliseconds apart). */
-function withoutTime({ at: _at, ...event }: FeedEvent): Omit<FeedEvent, 'at'> {
-  return event;
 }
 
 /** A seeded generator (mulberry32), so a failing run can be run again as it was. */
