@@ -1,15 +1,7 @@
 import { ApplicationFailure, allHandlersFinished, condition, continueAsNew, workflowInfo } from '@temporalio/workflow';
-import { initialRuleState } from '../src/rules';
 import type { CompiledRuleSet } from '../src/rules';
-import {
-  beginTurnInProgress,
-  carriedTurn,
-  freshCarriedState,
-  initialStoreState,
-  noWorkerWaits,
-  resolveSessionLimits,
-} from '../src/session';
-import type { CarriedSessionState, ResolvedSessionLimits, SessionInput, SessionStatusView } from '../src/session';
+import { carriedTurn, resolveSessionLimits } from '../src/session';
+import type { CarriedSessionState, SessionInput, SessionStatusView } from '../src/session';
 import { utf8ByteLength } from '../src/kernel';
 import { changeCatalog } from './change-catalog';
 import { feedView, installFeedHandlers } from './feed-view';
@@ -20,6 +12,7 @@ import { sealLogWhenFull, storeMessages, storeQueuedMessages, storedAs } from '.
 import { installHandlers } from './session-handlers';
 import { parentReports } from './report-to-parent';
 import { sessionSpans } from './session-spans';
+import { createSessionState } from './create-session-state';
 import { isEnding } from './session-state';
 import type { SessionState } from './session-state';
 import { startInput } from './start-input';
@@ -109,49 +102,6 @@ async function beginNewSession(session: Session): Promise<void> {
   session.emit({ type: 'store_identified', store: began.store });
   if (inline.length > 0) session.emit({ type: 'messages_stored', stored: storedAs(inline, began.messages) });
   changeCatalog(session, began.catalog);
-}
-
-/** The state of a new workflow run: fresh, or what continue-as-new carried. */
-function createSessionState(
-  sessionId: string,
-  input: SessionInput,
-  rules: CompiledRuleSet,
-  limits: ResolvedSessionLimits,
-): SessionState {
-  const carried = input.carried ?? freshCarriedState(initialRuleState(rules));
-  const resumed = carried.turn;
-  return {
-    sessionId,
-    input,
-    rules,
-    limits,
-    interactive: input.interactive ?? true,
-    ruleState: carried.ruleState,
-    log: carried.log,
-    queuedMessages: carried.queuedMessages,
-    revealedTools: carried.revealedTools,
-    counters: carried.counters,
-    run: { inProgress: carried.runInProgress, turns: carried.turnsInRun },
-    turnIndex: resumed?.turnIndex ?? carried.counters.turns,
-    turn: resumed && beginTurnInProgress(resumed),
-    turnsThisExecution: 0,
-    stepsThisExecution: 0,
-    usage: carried.usage,
-    status: 'idle',
-    statusBeforeApproval: 'idle',
-    lastRunEnd: null,
-    lastTool: null,
-    answer: undefined,
-    catalog: { version: '', tools: [], hiddenDeferredTools: [] },
-    pendingApprovals: new Map(),
-    decisions: new Map(),
-    running: new Map(),
-    interrupt: undefined,
-    endRequested: false,
-    store: initialStoreState(carried.store),
-    workers: noWorkerWaits,
-    ...(carried.systemKey === undefined ? {} : { systemKey: carried.systemKey }),
-  };
 }
 
 /**

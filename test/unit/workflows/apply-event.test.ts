@@ -1,15 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { initialRuleState, validate } from '../../../src/rules';
+import { validate } from '../../../src/rules';
 import type { PreparedCall, ToolErrorOutcome } from '../../../src/dispatch';
-import {
-  emptyUsageTotals,
-  freshCarriedState,
-  initialStoreState,
-  noWorkerWaits,
-  resolveSessionLimits,
-} from '../../../src/session';
+import { resolveSessionLimits } from '../../../src/session';
 import type { MessageRef, SessionEvent } from '../../../src/session';
 import type { ModelUsage } from '../../../src/models';
+import { createSessionState } from '../../../workflows/create-session-state';
 import { applyEvent } from '../../../workflows/session-state';
 import type { SessionState } from '../../../workflows/session-state';
 import { compileRules } from '../../helpers/compile-rules';
@@ -21,40 +16,10 @@ rules:
   - { kind: max_count, tool: check_eligibility, limit: 1, scope: run }
 `);
 
+const limits = resolveSessionLimits(undefined, undefined, true);
+
 function freshState(): SessionState {
-  const limits = resolveSessionLimits(undefined, undefined, true);
-  const carried = freshCarriedState(initialRuleState(rules));
-  return {
-    sessionId: 's',
-    input: { rules, model: { provider: 'scripted', model: 'm' } },
-    rules,
-    limits,
-    interactive: true,
-    ruleState: carried.ruleState,
-    log: carried.log,
-    queuedMessages: [],
-    revealedTools: [],
-    counters: carried.counters,
-    run: { inProgress: false, turns: 0 },
-    turnIndex: 0,
-    turn: undefined,
-    turnsThisExecution: 0,
-    stepsThisExecution: 0,
-    usage: carried.usage ?? { session: emptyUsageTotals, run: emptyUsageTotals },
-    status: 'idle',
-    statusBeforeApproval: 'idle',
-    lastRunEnd: null,
-    lastTool: null,
-    answer: undefined,
-    catalog: { version: '', tools: [], hiddenDeferredTools: [] },
-    pendingApprovals: new Map(),
-    decisions: new Map(),
-    running: new Map(),
-    interrupt: undefined,
-    endRequested: false,
-    store: initialStoreState(undefined),
-    workers: noWorkerWaits,
-  };
+  return createSessionState('s', { rules, model: { provider: 'scripted', model: 'm' } }, rules, limits);
 }
 
 const ref = (key: string, role: MessageRef['role'] = 'user'): MessageRef => ({ key, bytes: 10, preview: key, role });

@@ -1,57 +1,25 @@
 import { describe, expect, it } from 'vitest';
-import { initialRuleState } from '../../../src/rules';
 import {
-  emptyUsageTotals,
-  freshCarriedState,
   maxCarriedFeedBytes,
   maxFeedPageBytes,
   defaultFeedWindowBytes,
-  initialStoreState,
-  noWorkerWaits,
   resolveSessionLimits,
 } from '../../../src/session';
 import type { AppendedResult, FeedEvent, MessageRef, SessionEvent } from '../../../src/session';
 import { feedView, maxResultsEventBytes } from '../../../workflows/feed-view';
 import type { FeedView } from '../../../workflows/feed-view';
+import { createSessionState } from '../../../workflows/create-session-state';
 import { applyEvent } from '../../../workflows/session-state';
 import type { SessionState } from '../../../workflows/session-state';
 import { compileRules } from '../../helpers/compile-rules';
 
 const rules = compileRules({ toolrail: 1, rules: [] });
 
+const limits = resolveSessionLimits(undefined, undefined, true);
+
 function freshState(queuedMessages: SessionState['queuedMessages'] = []): SessionState {
-  const carried = freshCarriedState(initialRuleState(rules));
-  return {
-    sessionId: 's',
-    input: { rules, model: { provider: 'scripted', model: 'm' } },
-    rules,
-    limits: resolveSessionLimits(undefined, undefined, true),
-    interactive: true,
-    ruleState: carried.ruleState,
-    log: carried.log,
-    queuedMessages,
-    revealedTools: [],
-    counters: carried.counters,
-    run: { inProgress: false, turns: 0 },
-    turnIndex: 0,
-    turn: undefined,
-    turnsThisExecution: 0,
-    stepsThisExecution: 0,
-    status: 'idle',
-    statusBeforeApproval: 'idle',
-    lastRunEnd: null,
-    lastTool: null,
-    answer: undefined,
-    catalog: { version: '', tools: [], hiddenDeferredTools: [] },
-    pendingApprovals: new Map(),
-    decisions: new Map(),
-    running: new Map(),
-    interrupt: undefined,
-    endRequested: false,
-    usage: { session: emptyUsageTotals, run: emptyUsageTotals },
-    store: initialStoreState(undefined),
-    workers: noWorkerWaits,
-  };
+  const state = createSessionState('s', { rules, model: { provider: 'scripted', model: 'm' } }, rules, limits);
+  return { ...state, queuedMessages };
 }
 
 const ref = (key: string): MessageRef => ({ key, bytes: 10, preview: key, role: 'user' });
