@@ -23,6 +23,7 @@ import { toolrailPlugin } from '../../src/worker';
 import { defineProbeTool } from '../helpers/define-probe-tool';
 import { fetchRunChain } from '../helpers/run-chain';
 import type { JsonHistory } from '../helpers/run-chain';
+import { machineNeutralHistory } from './machine-neutral-history';
 import { ToolProbe } from '../helpers/tool-probe';
 import { compileRules } from '../helpers/compile-rules';
 import { createShopAgentTools, shopAgentRules, shopAgentScript } from '../fixtures/shop/shop-agent';
@@ -135,7 +136,7 @@ async function writeChain(client: Client, workflowId: string, name: string): Pro
 }
 
 function writeHistory(file: string, history: JsonHistory): void {
-  writeFileSync(path.join(historiesDirectory, file), `${JSON.stringify(history, null, 2)}\n`);
+  writeFileSync(path.join(historiesDirectory, file), `${JSON.stringify(machineNeutralHistory(history), null, 2)}\n`);
   process.stdout.write(`wrote test/replay/histories/child-sessions/${file} (${history.events.length} events)\n`);
 }
 

@@ -46,6 +46,7 @@ import { createLocalActivityTools, localActivityScript } from '../fixtures/local
 import { compileRules } from '../helpers/compile-rules';
 import { fetchRunChain } from '../helpers/run-chain';
 import type { JsonHistory } from '../helpers/run-chain';
+import { machineNeutralHistory } from './machine-neutral-history';
 
 const historiesDirectory = path.resolve(__dirname, 'histories');
 const supportDeskRulesFile = path.resolve(__dirname, '../../examples/support-desk/support-desk-rules.yaml');
@@ -354,7 +355,7 @@ function optionValue(name: string): string | undefined {
 }
 
 function writeHistory(file: string, history: JsonHistory): void {
-  writeFileSync(path.join(historiesDirectory, file), `${JSON.stringify(history, null, 2)}\n`);
+  writeFileSync(path.join(historiesDirectory, file), `${JSON.stringify(machineNeutralHistory(history), null, 2)}\n`);
   process.stdout.write(`wrote test/replay/histories/${file} (${history.events.length} events)\n`);
 }
 
