@@ -10,7 +10,6 @@ export type { PageRequest, PagedTranscriptEntry, RuleStatePage, TranscriptPage }
 export type { ConversationLog, ConversationLogKeys, ConversationSegment, MessageRef } from './conversation-log';
 export { undecodableEncoding, undecodableProblem } from './payload-converter';
 export { renderCurrentDetails } from './render-current-details';
-export { toolrailSearchAttributes, toolrailStatusKey, toolrailTotalTokensKey } from './search-attributes';
 export { addUsage, emptyUsageTotals, foldUsage, totalTokens } from './model-usage';
 export type { SessionUsage, UsageTotals } from './model-usage';
 export { modelFinishDetail, modelFinishOutcome, modelLabel } from './model-finish';
@@ -51,8 +50,11 @@ export {
   changedSearchAttributes,
   newSessionSearchAttributes,
   sessionSearchAttributes,
-} from './session-search-attributes';
-export type { SessionSearchSource } from './session-search-attributes';
+  toolrailSearchAttributes,
+  toolrailStatusKey,
+  toolrailTotalTokensKey,
+} from './search-attributes';
+export type { SessionSearchSource } from './search-attributes';
 export { listedSessionStatuses, listedStatus, SessionStatus } from './session-status';
 export type { ListedSessionStatus, RunEndReason } from './session-status';
 export type {
