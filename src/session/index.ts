@@ -141,3 +141,4 @@ export {
   refusedInputMessage,
 } from './input-problems';
 export type { InputProblem } from './input-problems';
+export { toolrailVersion } from './toolrail-version';
