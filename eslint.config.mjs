@@ -14,49 +14,51 @@ import importX, { createNodeResolver } from 'eslint-plugin-import-x';
  * @type {Record<string, { folder: string, deterministic?: boolean, mayImport: string[] }>}
  */
 const parts = {
-  kernel: { folder: 'src/kernel', deterministic: true, mayImport: [] },
-  rules: { folder: 'src/rules', deterministic: true, mayImport: ['kernel'] },
-  dispatch: { folder: 'src/dispatch', deterministic: true, mayImport: ['kernel', 'models', 'session'] },
+  errors: { folder: 'src/errors', deterministic: true, mayImport: [] },
+  text: { folder: 'src/text', deterministic: true, mayImport: [] },
+  rules: { folder: 'src/rules', deterministic: true, mayImport: [] },
+  'model-settings': { folder: 'src/model-settings', deterministic: true, mayImport: ['rules'] },
+  dispatch: { folder: 'src/dispatch', deterministic: true, mayImport: ['models', 'session'] },
   session: {
     folder: 'src/session',
     deterministic: true,
-    mayImport: ['kernel', 'rules', 'dispatch', 'models', 'store'],
+    mayImport: ['errors', 'text', 'rules', 'model-settings', 'dispatch', 'models', 'store'],
   },
   'child-sessions': {
     folder: 'src/child-sessions',
     deterministic: true,
-    mayImport: ['kernel', 'rules', 'session', 'models', 'workflows', 'activities'],
+    mayImport: ['text', 'rules', 'session', 'models', 'workflows', 'activities'],
   },
   workflows: {
     folder: 'workflows',
     deterministic: true,
-    mayImport: ['kernel', 'rules', 'dispatch', 'session', 'models', 'activities'],
+    mayImport: ['errors', 'text', 'rules', 'dispatch', 'session', 'models', 'activities'],
   },
-  store: { folder: 'src/store', mayImport: ['kernel'] },
-  models: { folder: 'src/models', mayImport: ['kernel'] },
-  tools: { folder: 'src/tools', mayImport: ['kernel', 'dispatch'] },
-  conversation: { folder: 'src/conversation', mayImport: ['kernel', 'session', 'models', 'store'] },
+  store: { folder: 'src/store', mayImport: ['errors', 'text'] },
+  models: { folder: 'src/models', mayImport: ['errors', 'model-settings'] },
+  tools: { folder: 'src/tools', mayImport: ['errors', 'text', 'dispatch', 'models'] },
+  conversation: { folder: 'src/conversation', mayImport: ['text', 'model-settings', 'session', 'models', 'store'] },
   'rules-files': { folder: 'src/rules-files', mayImport: ['rules'] },
   tracing: { folder: 'src/tracing', mayImport: ['rules', 'session'] },
-  live: { folder: 'src/live', mayImport: ['kernel', 'session'] },
+  live: { folder: 'src/live', mayImport: ['errors', 'session'] },
   activities: {
     folder: 'activities',
-    mayImport: ['kernel', 'dispatch', 'session', 'models', 'tools', 'conversation', 'store', 'live'],
+    mayImport: ['text', 'dispatch', 'session', 'models', 'tools', 'conversation', 'store', 'live'],
   },
   worker: {
     folder: 'src/worker',
-    mayImport: ['kernel', 'session', 'activities', 'tools', 'models', 'store', 'tracing', 'live'],
+    mayImport: ['errors', 'session', 'activities', 'tools', 'models', 'store', 'tracing', 'live'],
   },
   client: {
     folder: 'src/client',
-    mayImport: ['kernel', 'workflows', 'rules', 'session', 'models', 'conversation', 'store', 'tracing', 'live'],
+    mayImport: ['errors', 'workflows', 'rules', 'session', 'models', 'conversation', 'store', 'tracing', 'live'],
   },
-  devserver: { folder: 'src/devserver', mayImport: ['kernel', 'session'] },
+  devserver: { folder: 'src/devserver', mayImport: ['errors', 'session'] },
   cli: {
     folder: 'src/cli',
-    mayImport: ['kernel', 'rules', 'rules-files', 'session', 'store', 'client', 'worker', 'devserver', 'live'],
+    mayImport: ['errors', 'rules', 'rules-files', 'session', 'store', 'client', 'worker', 'devserver', 'live'],
   },
-  'ai-sdk': { folder: 'src/ai-sdk', mayImport: ['kernel', 'rules', 'dispatch', 'tools'] },
+  'ai-sdk': { folder: 'src/ai-sdk', mayImport: ['errors', 'rules', 'dispatch', 'tools'] },
 };
 const packageRoots = [
   'src/index.ts',

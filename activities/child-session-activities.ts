@@ -1,7 +1,7 @@
 import { Context } from '@temporalio/activity';
 import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { PayloadCodec } from '@temporalio/common';
-import { previewOf } from '../src/kernel';
+import { previewOf } from '../src/text';
 import { approveToolCallUpdate } from '../src/session';
 import { decodeMessage, textOf } from '../src/conversation';
 import { encodedContent } from '../src/store';

@@ -2,7 +2,8 @@ import { ApplicationFailure, Context } from '@temporalio/activity';
 import { ApplicationFailureCategory } from '@temporalio/common';
 import type { PayloadCodec } from '@temporalio/common';
 import type { ToolCatalog, ToolOutcome } from '../src/dispatch';
-import { TOOL_SEARCH_NAME, inputOf, suggestName, utf8ByteLength } from '../src/kernel';
+import { TOOL_SEARCH_NAME, inputOf } from '../src/dispatch';
+import { suggestName, utf8ByteLength } from '../src/text';
 import {
   CALL_CANCELLED_FAILURE_TYPE,
   heldCatalog,

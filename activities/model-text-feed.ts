@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { Logger } from '@temporalio/common';
-import { utf8ByteLength } from '../src/kernel';
+import { utf8ByteLength } from '../src/text';
 import { sessionTopic } from '../src/live';
 import type { LiveChannel } from '../src/live';
 import { modelTextSignal } from '../src/session';

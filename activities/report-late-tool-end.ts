@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import { previewOf } from '../src/kernel';
+import { previewOf } from '../src/text';
 import { toolCallFinishedLateSignal } from '../src/session';
 import type { ToolCallFinishedLateInput } from '../src/session';
 import type { AfterAbort } from '../src/tools';

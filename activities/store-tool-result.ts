@@ -1,6 +1,7 @@
 import type { ToolOutcome } from '../src/dispatch';
 import { toolResultMessage } from '../src/dispatch';
-import { TOOL_SEARCH_NAME, previewOf, utf8ByteLength } from '../src/kernel';
+import { TOOL_SEARCH_NAME } from '../src/dispatch';
+import { previewOf, utf8ByteLength } from '../src/text';
 import type { ConversationMessage } from '../src/models';
 import type { ConversationReader } from '../src/conversation';
 import type { DispatchedCall, MessageRef } from '../src/session';

@@ -6,7 +6,7 @@ import type {
   MessageRef,
   ModelContextView,
 } from '../src/session';
-import type { InputArguments } from '../src/kernel';
+import type { InputArguments } from '../src/dispatch';
 import type { ConversationMessage, ModelResponse, ModelToolSpec, ModelSettings } from '../src/models';
 import type { ContentRef, StoreIdentity } from '../src/store';
 

@@ -119,6 +119,6 @@ export type { PageRequest, PagedTranscriptEntry, RuleStatePage, TranscriptPage }
 export type { ModelSettings, ModelProvider } from './models';
 
 // Errors.
-export { ToolrailError } from './kernel';
+export { ToolrailError } from './errors';
 export { ClaimUnavailableError, ContentStoreError, ExternalStorageUnusableError } from './store';
 export type { ContentStoreErrorCode } from './store';

@@ -57,7 +57,7 @@ export type { ToolAbortCode } from './tools';
 export { ToolErrorCode } from './dispatch';
 export { ModelError, ModelErrorCode } from './models';
 export { ReasonCode } from './rules';
-export { ToolrailError } from './kernel';
+export { ToolrailError } from './errors';
 export { ClaimUnavailableError, ContentStoreError, ExternalStorageUnusableError } from './store';
 export type { ContentStoreErrorCode } from './store';
 

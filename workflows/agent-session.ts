@@ -2,7 +2,7 @@ import { ApplicationFailure, allHandlersFinished, condition, continueAsNew, work
 import type { CompiledRuleSet } from '../src/rules';
 import { carriedTurn, resolveSessionLimits } from '../src/session';
 import type { CarriedSessionState, SessionInput, SessionStatusView } from '../src/session';
-import { utf8ByteLength } from '../src/kernel';
+import { utf8ByteLength } from '../src/text';
 import { changeCatalog } from './change-catalog';
 import { feedView, installFeedHandlers } from './feed-view';
 import { publishFeedEvent } from './publish-live';

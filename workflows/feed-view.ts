@@ -1,5 +1,5 @@
 import { log, setHandler } from '@temporalio/workflow';
-import { utf8ByteLength } from '../src/kernel';
+import { utf8ByteLength } from '../src/text';
 import {
   feedEventBodyOf,
   feedQuery,

@@ -8,7 +8,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import { describeRuleState, startRun } from '../src/rules';
-import { utf8ByteLength } from '../src/kernel';
+import { utf8ByteLength } from '../src/text';
 import {
   endSessionSignal,
   interruptSignal,

@@ -1,5 +1,5 @@
 import { ApplicationFailure, workflowInfo } from '@temporalio/workflow';
-import { toolrailVersion } from '../src/kernel';
+import { toolrailVersion } from '../src/session';
 import {
   buildSessionStartInputSchema,
   checkSessionInput,

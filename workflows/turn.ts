@@ -12,7 +12,7 @@ import { toolResultMessage } from '../src/dispatch';
 import type { ToolCatalog } from '../src/dispatch';
 import { modelFinishDetail, modelFinishOutcome } from '../src/session';
 import type { RunEndReason } from '../src/session';
-import { previewOf } from '../src/kernel';
+import { previewOf } from '../src/text';
 import type { CallModelResult, CatalogChangedResult, SessionActivities } from '../activities';
 import { runBatch } from './batch';
 import { changeCatalog } from './change-catalog';

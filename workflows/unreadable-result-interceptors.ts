@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/workflow';
 import type { WorkflowInterceptorsFactory } from '@temporalio/workflow';
-import { unreadableResultFailureType } from '../src/kernel';
+import { unreadableResultFailureType } from '../src/errors';
 import { undecodableProblem } from '../src/session';
 
 /**

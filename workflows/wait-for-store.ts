@@ -1,6 +1,6 @@
 import { ActivityFailure, ApplicationFailure, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import { isStoreFailureType, namingSessionStore } from '../src/session';
-import { inputArguments } from '../src/kernel';
+import { inputArguments } from '../src/dispatch';
 import type { ConversationLog, MessageRef, SessionEvent, StoreFailureDetails, StoreProblem } from '../src/session';
 import type {
   BeganSession,

@@ -2,7 +2,7 @@ import { CancellationScope, condition, proxyActivities, proxyLocalActivities } f
 import type { ChildWorkflowHandle } from '@temporalio/workflow';
 import type { ChildSessionActivities } from '../../activities';
 import type { agentSession } from '../../workflows';
-import { previewChars } from '../kernel';
+import { previewChars } from '../text';
 import { endSessionSignal, interruptSignal, userMessageSignal } from '../session';
 import type { ChildSessionReport, PendingApproval, SessionStatusView } from '../session';
 import type { ChildSessionDecision, ChildSessionEvent, ChildSessionResult } from './child-session-types';

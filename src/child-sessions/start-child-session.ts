@@ -1,6 +1,6 @@
 import { CancellationScope, startChild, uuid4 } from '@temporalio/workflow';
 import type { agentSession } from '../../workflows';
-import { toolrailVersion } from '../kernel';
+import { toolrailVersion } from '../session';
 import { SessionInputError, checkSessionInput, modelLabel, newSessionSearchAttributes } from '../session';
 import type { ChildSessionReport, SessionInput } from '../session';
 import { ChildSessionHandle } from './child-session-handle';

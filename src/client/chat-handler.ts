@@ -3,7 +3,7 @@ import {
   WorkflowNotFoundError,
   WorkflowUpdateFailedError,
 } from '@temporalio/client';
-import { ToolrailError } from '../kernel';
+import { ToolrailError } from '../errors';
 import { approveToolCallUpdate, feedQuery } from '../session';
 import type { ApproveToolCallInput, FeedEvent } from '../session';
 import { ChatPresence } from './chat-presence';

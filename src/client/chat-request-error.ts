@@ -1,4 +1,4 @@
-import { ToolrailError } from '../kernel';
+import { ToolrailError } from '../errors';
 
 /** The codes of {@link ChatRequestError}, with the HTTP status each answers. */
 export const chatRequestStatus = {

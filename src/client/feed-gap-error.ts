@@ -1,4 +1,4 @@
-import { ToolrailError } from '../kernel';
+import { ToolrailError } from '../errors';
 
 /**
  * A subscriber asked for events no run of the session holds any more (each run keeps its newest

@@ -14,7 +14,7 @@ import {
   toolrailTotalTokensKey,
 } from '../session';
 import { ModelError, ModelErrorCode, parseModelSettings } from '../models';
-import { toolrailVersion } from '../kernel';
+import { toolrailVersion } from '../session';
 import { agentSession } from '../../workflows';
 import { SessionHandle } from './session-handle';
 import type { SentMessage } from './sent-message';

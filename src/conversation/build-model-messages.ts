@@ -1,6 +1,6 @@
 import type { ConversationMessage } from '../models';
 import type { MessageRef } from '../session';
-import { utf8ByteLength } from '../kernel';
+import { utf8ByteLength } from '../text';
 
 /** What a request built within a budget shows of the conversation. */
 export interface ShownConversation {

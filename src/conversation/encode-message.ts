@@ -1,7 +1,7 @@
 import type { ConversationMessage } from '../models';
 import { previewChars } from '../store';
 import type { ConversationSegment, MessageRef } from '../session';
-import { previewOf } from '../kernel';
+import { previewOf } from '../text';
 
 /** A message to store: its bytes (UTF-8 JSON) and what its reference says besides the key the store gives it. */
 export interface EncodedMessage {

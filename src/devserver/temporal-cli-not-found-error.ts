@@ -1,4 +1,4 @@
-import { ToolrailError } from '../kernel';
+import { ToolrailError } from '../errors';
 
 /** Raised when no `temporal` CLI could be found, built or downloaded; says what was tried and how to fix it. */
 export class TemporalCliNotFoundError extends ToolrailError {

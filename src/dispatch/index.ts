@@ -1,6 +1,7 @@
 /**
  * Pure, deterministic dispatch helpers and shapes shared by the workflow and the Node side: batch
- * partitioning, prepared calls, outcomes and their stable error codes, the catalog shape.
+ * partitioning, prepared calls, outcomes and their stable error codes, the catalog shape, the tool
+ * defaults and retry policy, the `tool_search` name, JSON types and activity arguments sent in parts.
  * @module
  */
 export { approvalReason } from './approval-reason';
@@ -21,7 +22,6 @@ export type {
   PermissionBehavior,
   PreparedCall,
   ToolExecutionOptions,
-  ToolRetryPolicy,
 } from './prepared-call';
 export { readRevealedTools } from './read-revealed-tools';
 export { refusePreparedCall, refuseUnapprovedCall } from './refuse-prepared-call';
@@ -36,8 +36,16 @@ export type { ToolIssue } from './tool-issue';
 export type { ToolErrorOutcome, ToolOutcome, ToolResultOutcome } from './tool-outcome';
 export { DEFAULT_TOOL_HEARTBEAT_TIMEOUT_MS, toolActivityOptions } from './tool-activity-options';
 export { isVisibleInMask, visibleToolMask } from './visible-tool-mask';
-
-// Moved out of dispatch to src/kernel (defaults, JSON types, the tool-search name); still importable
-// from here so existing imports keep working.
-export { DEFAULT_MAX_TOOL_CONCURRENCY, TOOL_SEARCH_NAME } from '../kernel';
-export type { JsonObject, JsonValue } from '../kernel';
+export {
+  AT_MOST_ONCE,
+  DEFAULT_MAX_RESULT_SIZE_CHARS,
+  DEFAULT_MAX_TOOL_CONCURRENCY,
+  DEFAULT_READ_ONLY_RETRY,
+  DEFAULT_TOOL_TIMEOUT_MS,
+  TOOL_RESULT_STORE_MARGIN_MS,
+} from './defaults';
+export type { InputArguments, InputParts } from './input-arguments';
+export { inputArguments, inputOf } from './input-arguments';
+export type { JsonObject, JsonValue } from './json-value';
+export type { ToolRetryPolicy } from './tool-retry-policy';
+export { TOOL_SEARCH_NAME } from './tool-search-name';

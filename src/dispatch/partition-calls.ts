@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_TOOL_CONCURRENCY } from '../kernel';
+import { DEFAULT_MAX_TOOL_CONCURRENCY } from './defaults';
 
 /** A run of calls the workflow runs together (`concurrent`) or one call that runs alone (`serial`). */
 export interface ToolCallBatch<CALL> {

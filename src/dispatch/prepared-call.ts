@@ -1,6 +1,5 @@
-import type { JsonObject, JsonValue, ToolRetryPolicy } from '../kernel';
-
-export type { ToolRetryPolicy };
+import type { JsonObject, JsonValue } from './json-value';
+import type { ToolRetryPolicy } from './tool-retry-policy';
 
 /** How a tool may run alongside others: the seed's concurrency classes. */
 export const ConcurrencyClass = {

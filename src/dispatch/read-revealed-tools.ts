@@ -1,4 +1,4 @@
-import { TOOL_SEARCH_NAME } from '../kernel';
+import { TOOL_SEARCH_NAME } from './tool-search-name';
 import type { ToolOutcome } from './tool-outcome';
 
 /**

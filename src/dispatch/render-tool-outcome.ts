@@ -1,5 +1,5 @@
 import { formatToolIssues } from './format-tool-issues';
-import type { JsonValue } from '../kernel';
+import type { JsonValue } from './json-value';
 import type { ToolResultMessage } from '../models';
 import type { ToolOutcome } from './tool-outcome';
 

@@ -1,6 +1,6 @@
 import { ActivityCancellationType } from '@temporalio/common';
 import type { ActivityOptions } from '@temporalio/common';
-import { TOOL_RESULT_STORE_MARGIN_MS } from '../kernel';
+import { TOOL_RESULT_STORE_MARGIN_MS } from './defaults';
 import type { PreparedCall } from './prepared-call';
 
 /** Heartbeat timeout of tools that declare none, in milliseconds: the activity wrapper heartbeats for them. */

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../kernel';
+import type { JsonObject } from './json-value';
 import type { ConcurrencyClass, InterruptBehavior } from './prepared-call';
 
 /** Static facts about a catalog tool; per-call facts (read-only, destructive…) are in `PreparedCall`. */

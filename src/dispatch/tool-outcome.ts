@@ -1,4 +1,4 @@
-import type { JsonValue } from '../kernel';
+import type { JsonValue } from './json-value';
 import type { ToolErrorCode } from './tool-error-code';
 import type { ToolIssue } from './tool-issue';
 

@@ -1,4 +1,4 @@
-import { ToolrailError } from '../kernel';
+import { ToolrailError } from '../errors';
 
 /** Codes of {@link LiveChannelError}. */
 export type LiveChannelErrorCode = 'INVALID_LIVE_CHANNEL' | 'LIVE_CHANNEL_UNSUPPORTED' | 'LIVE_CHANNEL_CLOSED';

@@ -17,7 +17,7 @@ import { ModelErrorCode } from './model-error-code';
 import { abortedModelError } from './model-errors';
 import type { ModelRequest, ModelToolSpec } from './model-request';
 import type { ModelFinishReason, ModelResponse, ModelUsage } from './model-response';
-import { toolrailProviderOptionsKey } from '../kernel';
+import { toolrailProviderOptionsKey } from '../model-settings';
 import type { ProviderMetadata } from './provider-metadata';
 import { parseToolCallArguments } from './tool-call-arguments';
 

@@ -1,4 +1,4 @@
-import type { ProposedToolCall } from '../kernel';
+import type { ProposedToolCall } from './proposed-tool-call';
 import type { ProviderMetadata } from './provider-metadata';
 
 export type { ProposedToolCall };

@@ -28,12 +28,14 @@ export {
   modelSettingsSchema,
   parseModelSettings,
   toolrailProviderOptionsKey,
-  type BuiltInModelSettings,
-  type GenerationSettings,
-  type ModelProvider,
-  type ModelSettings,
-  type RegisteredModelSettings,
-} from '../kernel';
+} from '../model-settings';
+export type {
+  BuiltInModelSettings,
+  GenerationSettings,
+  ModelProvider,
+  ModelSettings,
+  RegisteredModelSettings,
+} from '../model-settings';
 export {
   createModelResolver,
   type LanguageModelRegistry,

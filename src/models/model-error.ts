@@ -1,4 +1,4 @@
-import { ToolrailError } from '../kernel';
+import { ToolrailError } from '../errors';
 import { isRetryableModelErrorCode, type ModelErrorCode } from './model-error-code';
 
 /** The plain-JSON view of a {@link ModelError}, for logs and `ApplicationFailure` details. */

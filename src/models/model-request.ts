@@ -1,5 +1,5 @@
 import type { ConversationMessage } from './conversation-message';
-import type { GenerationSettings } from '../kernel';
+import type { GenerationSettings } from '../model-settings';
 
 /** A JSON Schema whose root describes an object (`type: 'object'`), as plain JSON. */
 export type JsonSchemaObject = Record<string, unknown>;

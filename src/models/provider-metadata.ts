@@ -1,7 +1,7 @@
-import type { JsonValue } from '../kernel';
+import type { JSONValue } from '@ai-sdk/provider';
 
 /**
  * Provider-specific data keyed by provider name, as the AI SDK's provider interface passes it
  * (`{ anthropic: { signature: '…' } }`). Plain JSON.
  */
-export type ProviderMetadata = Record<string, Record<string, JsonValue>>;
+export type ProviderMetadata = Record<string, Record<string, JSONValue>>;

@@ -3,8 +3,8 @@ import { createOpenAI } from '@ai-sdk/openai';
 import type { LanguageModelV4 } from '@ai-sdk/provider';
 import { ModelError } from './model-error';
 import { ModelErrorCode } from './model-error-code';
-import { parseModelSettings } from '../kernel';
-import type { BuiltInModelSettings, GenerationSettings, ModelSettings } from '../kernel';
+import { parseModelSettings } from '../model-settings';
+import type { BuiltInModelSettings, GenerationSettings, ModelSettings } from '../model-settings';
 import { toolArgumentsAsTextFetch } from './tool-arguments-fetch';
 
 /** A model given to a worker, with the defaults sessions get unless their settings say otherwise. */

@@ -13,7 +13,7 @@ import { ModelErrorCode } from './model-error-code';
 import { abortedModelError } from './model-errors';
 import type { JsonSchemaObject, ModelRequest, ModelToolSpec } from './model-request';
 import type { ModelFinishReason, ModelUsage } from './model-response';
-import { toolrailProviderOptionsKey } from '../kernel';
+import { toolrailProviderOptionsKey } from '../model-settings';
 import type { ScriptedResponse } from './scripted-response';
 
 /** A step that computes its answer from the request, e.g. to react to a refused call. */

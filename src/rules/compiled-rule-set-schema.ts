@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { zod } from '../kernel';
+import { zod } from './zod-on-first-use';
 import type { CompiledRule, CompiledRuleSet } from './compiled-rule-set';
 import { loadTimeChecks } from './compile/load-time-checks';
 import { registeredRuleKinds } from './kinds/registered-rule-kinds';

@@ -70,3 +70,4 @@ export type {
   Positioned,
   ToolMention,
 } from './kinds/rule-kind-module';
+export { zod } from './zod-on-first-use';

@@ -1,4 +1,5 @@
-import { previewOf, utf8ByteLength, zod } from '../kernel';
+import { previewOf, utf8ByteLength } from '../text';
+import { zod } from '../rules';
 import { problemsOfIssues, readableIssues } from './input-problems';
 import { undecodableEncoding } from './payload-converter';
 import type { SessionRuleStateView, TranscriptEntry } from './session-views';

@@ -1,6 +1,6 @@
 import type { Reason } from '../rules';
 import type { ToolOutcome } from '../dispatch';
-import { previewOf, utf8ByteLength } from '../kernel';
+import { previewOf, utf8ByteLength } from '../text';
 import type { ContentRef } from '../store';
 import { feedPreviewChars, feedValueBytes } from './feed-events';
 import type { FeedEventBody, FeedReason, FeedValue } from './feed-events';

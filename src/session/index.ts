@@ -143,3 +143,4 @@ export {
   refusedInputMessage,
 } from './input-problems';
 export type { InputProblem } from './input-problems';
+export { toolrailVersion } from './toolrail-version';

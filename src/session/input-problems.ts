@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { suggestName, ToolrailError } from '../kernel';
+import { suggestName } from '../text';
+import { ToolrailError } from '../errors';
 
 /**
  * One thing wrong with an input: where (`limits.approvalTimeoutMs`, `rules.rules[2].kind`; `` for

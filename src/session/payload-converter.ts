@@ -1,8 +1,8 @@
 import { DefaultPayloadConverter } from '@temporalio/common';
 import type { ConverterHint, Payload, SerializationContext } from '@temporalio/common';
 import { decode } from '@temporalio/common/lib/encoding';
-import { unreadableClaimEncoding } from '../kernel';
-import type { UnreadableClaim } from '../kernel';
+import { unreadableClaimEncoding } from '../errors';
+import type { UnreadableClaim } from '../errors';
 
 /** The key of the value that stands for a payload the converter could not decode. */
 export const undecodableMarker = '__toolrailUndecodable';

@@ -1,5 +1,7 @@
 import { buildCompiledRuleSetSchema, compiledRuleSetErrors, detectFormat } from '../rules';
-import { buildModelSettingsSchema, utf8ByteLength, zod } from '../kernel';
+import { buildModelSettingsSchema } from '../model-settings';
+import { utf8ByteLength } from '../text';
+import { zod } from '../rules';
 import { describeValue, formatInputPath, problemsOfIssues, readableIssues } from './input-problems';
 import type { InputProblem } from './input-problems';
 import { undecodableMarker } from './payload-converter';

@@ -3,7 +3,7 @@ import { emptyConversationLog } from './conversation-log';
 import type { ConversationLog, MessageRef } from './conversation-log';
 import type { ModelSettings } from '../models';
 import type { PreparedCall, ToolErrorOutcome } from '../dispatch';
-import { DEFAULT_MAX_TOOL_CONCURRENCY } from '../kernel';
+import { DEFAULT_MAX_TOOL_CONCURRENCY } from '../dispatch';
 import type { SessionCounters } from './session-counters';
 import type { TranscriptEntry } from './session-views';
 import type { SessionUsage } from './model-usage';

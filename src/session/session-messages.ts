@@ -1,6 +1,7 @@
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { z } from 'zod';
-import { suggestName, zod } from '../kernel';
+import { suggestName } from '../text';
+import { zod } from '../rules';
 import { describeValue, problemsOfIssues, readableIssues } from './input-problems';
 import { undecodableProblem } from './payload-converter';
 import type { PageRequest, RuleStatePage, TranscriptPage } from './answer-pages';

@@ -1,4 +1,4 @@
-import { previewOf } from '../kernel';
+import { previewOf } from '../text';
 import type { Reason } from '../rules';
 
 /**

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { StorageDriverClaim } from '@temporalio/common';
 import { decodeReferencePayload, encodeReferencePayload } from '@temporalio/common/lib/internal-non-workflow';
-import { ToolrailError } from '../kernel';
+import { ToolrailError } from '../errors';
 
 /** Whether this process already wrote and read a claim: the check runs once. */
 let claimsWork = false;

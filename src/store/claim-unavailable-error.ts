@@ -1,4 +1,4 @@
-import { ToolrailError } from '../kernel';
+import { ToolrailError } from '../errors';
 
 /**
  * Why an External Storage claim cannot be read now, though it may be later: the content store is

@@ -15,4 +15,4 @@ export interface ContentRef {
 }
 
 /** Longest preview a {@link ContentRef} carries, in characters (200). */
-export { previewChars } from '../kernel';
+export { previewChars } from '../text';

@@ -1,4 +1,4 @@
-import { ToolrailError } from '../kernel';
+import { ToolrailError } from '../errors';
 /**
  * Why a content store operation failed: the content is not there (`CONTENT_MISSING`) or its bytes
  * changed (`CONTENT_CORRUPT`) or this process's payload codecs cannot decode it (`CONTENT_UNDECODABLE`:

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ContentRef } from './content-ref';
-import { previewChars, previewOf } from '../kernel';
+import { previewChars, previewOf } from '../text';
 
 /** SHA-256 of `bytes`, lower-case hex (64 characters). */
 export function sha256Hex(bytes: Uint8Array): string {

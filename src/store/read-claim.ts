@@ -1,6 +1,6 @@
 import type { Payload } from '@temporalio/common';
 import { temporal } from '@temporalio/proto';
-import type { UnreadableClaim } from '../kernel';
+import type { UnreadableClaim } from '../errors';
 import { ClaimUnavailableError } from './claim-unavailable-error';
 import type { ContentStore } from './content-store';
 import { ContentStoreError } from './content-store-error';

@@ -1,7 +1,7 @@
 import type { Payload } from '@temporalio/common';
 import { encode } from '@temporalio/common/lib/encoding';
-import { unreadableClaimEncoding } from '../kernel';
-import type { UnreadableClaim } from '../kernel';
+import { unreadableClaimEncoding } from '../errors';
+import type { UnreadableClaim } from '../errors';
 
 /**
  * The payload toolrail's External Storage hands over for a claim it can never read: encoding

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { ConcurrencyClass } from '../dispatch';
 import { ToolDefinitionError } from './errors/tool-definition-error';
-import { nearestName } from '../kernel';
+import { nearestName } from '../text';
 import { TOOL_NAME_PATTERN } from './tool-name-pattern';
 import type { ToolDefinition } from './tool-definition';
 

@@ -8,7 +8,7 @@ import { SchemaFlatteningError } from './schema/schema-flattening-error';
 import { toPortableJsonSchema } from './schema/to-portable-json-schema';
 import { toStrictJsonSchema } from './schema/to-strict-json-schema';
 import type { Tool, ToolCallTraits } from './tool';
-import { AT_MOST_ONCE, DEFAULT_MAX_RESULT_SIZE_CHARS, DEFAULT_TOOL_TIMEOUT_MS } from '../kernel';
+import { AT_MOST_ONCE, DEFAULT_MAX_RESULT_SIZE_CHARS, DEFAULT_TOOL_TIMEOUT_MS } from '../dispatch';
 import type { ToolDefinition } from './tool-definition';
 import type { InputValidation, PermissionDecision } from './tool-verdicts';
 

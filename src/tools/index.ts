@@ -20,7 +20,7 @@ export { executePreparedCall } from './lifecycle/execute-prepared-call';
 export type { ExecutePreparedCallOptions } from './lifecycle/execute-prepared-call';
 export { prepareToolCall } from './lifecycle/prepare-tool-call';
 export type { PrepareToolCallOptions } from './lifecycle/prepare-tool-call';
-export type { ProposedToolCall } from '../kernel';
+export type { ProposedToolCall } from '../models';
 export type {
   PostToolHook,
   PostToolHookEvent,
@@ -42,7 +42,7 @@ export {
   DEFAULT_READ_ONLY_RETRY,
   DEFAULT_TOOL_TIMEOUT_MS,
   TOOL_SEARCH_NAME,
-} from '../kernel';
+} from '../dispatch';
 export { TOOL_NAME_PATTERN } from './tool-name-pattern';
 export type { ToolDefinition } from './tool-definition';
 export { ToolRegistry } from './tool-registry';

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ConcurrencyClass, InterruptBehavior } from '../dispatch';
-import type { ToolRetryPolicy } from '../kernel';
+import type { ToolRetryPolicy } from '../dispatch';
 import type { ToolOrigin } from './tool';
 import type { ToolCallContext, ToolExecutionContext } from './tool-context';
 import type { InputValidation, PermissionDecision } from './tool-verdicts';

@@ -1,4 +1,4 @@
-import { TOOL_SEARCH_NAME } from '../kernel';
+import { TOOL_SEARCH_NAME } from '../dispatch';
 import { ToolRegistrationError, ToolRegistrationRefusal } from './errors/tool-registration-error';
 import { isDeferred } from './is-deferred';
 import type { AnyTool } from './tool';

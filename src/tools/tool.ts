@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { JsonObject, ToolRetryPolicy } from '../kernel';
+import type { JsonObject, ToolRetryPolicy } from '../dispatch';
 import type { ActivityToolTarget, ConcurrencyClass, InterruptBehavior } from '../dispatch';
 import type { ToolCallContext, ToolExecutionContext } from './tool-context';
 import type { InputValidation, PermissionDecision } from './tool-verdicts';

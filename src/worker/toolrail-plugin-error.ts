@@ -1,4 +1,4 @@
-import { ToolrailError } from '../kernel';
+import { ToolrailError } from '../errors';
 
 /** Why toolrail's plugin refused a worker or a client. */
 export const ToolrailPluginErrorCode = {

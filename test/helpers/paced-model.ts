@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-sdk/provider';
-import { toolrailProviderOptionsKey } from '../../src/kernel';
+import { toolrailProviderOptionsKey } from '../../src/model-settings';
 
 /** One turn of a {@link createPacedModel}: text streamed piece by piece, then a tool call or the end. */
 export interface PacedTurn {

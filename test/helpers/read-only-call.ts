@@ -1,5 +1,5 @@
 import type { PreparedCall } from '../../src/dispatch/prepared-call';
-import { DEFAULT_READ_ONLY_RETRY, DEFAULT_TOOL_TIMEOUT_MS } from '../../src/kernel/defaults';
+import { DEFAULT_READ_ONLY_RETRY, DEFAULT_TOOL_TIMEOUT_MS } from '../../src/dispatch/defaults';
 
 /** A call of `read_page` (a read-only tool with no declared policy) as `prepareToolCall` builds it, changed by `overrides`. */
 export function readOnlyCall(overrides: Partial<PreparedCall> = {}): PreparedCall {

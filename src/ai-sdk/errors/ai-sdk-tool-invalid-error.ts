@@ -1,4 +1,4 @@
-import { ToolrailError } from '../../kernel';
+import { ToolrailError } from '../../errors';
 
 /** An AI SDK tool object that cannot become a toolrail tool; names the tool and the problem. */
 export class AiSdkToolInvalidError extends ToolrailError {

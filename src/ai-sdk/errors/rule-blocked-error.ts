@@ -1,4 +1,4 @@
-import { ToolrailError } from '../../kernel';
+import { ToolrailError } from '../../errors';
 import type { Reason } from '../../rules';
 
 /**

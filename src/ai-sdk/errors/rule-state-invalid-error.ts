@@ -1,4 +1,4 @@
-import { ToolrailError } from '../../kernel';
+import { ToolrailError } from '../../errors';
 
 /** A stored rule state given to `createToolrailPolicy` that is not a rule state of its rules; names where and why. */
 export class RuleStateInvalidError extends ToolrailError {

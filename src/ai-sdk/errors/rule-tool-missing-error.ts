@@ -1,4 +1,4 @@
-import { ToolrailError } from '../../kernel';
+import { ToolrailError } from '../../errors';
 
 /**
  * Rules given to `createToolrailPolicy` that name tools the loop does not have (or do not pass

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { PayloadCodec } from '@temporalio/common';
-import { ToolrailError } from '../../kernel';
+import { ToolrailError } from '../../errors';
 import { importUserModule } from '../import-user-module';
 
 /** Environment variable naming the codec module when `--codec-module` is not given. */

@@ -4,7 +4,7 @@ import { buildCommonRuleFields } from '../kinds/common-rule-fields';
 import type { AnyRuleKind } from '../kinds/rule-kind-module';
 import { registeredRuleKinds } from '../kinds/registered-rule-kinds';
 import type { RuleBody } from '../rule-kind-types';
-import { zod } from '../../kernel';
+import { zod } from '../zod-on-first-use';
 
 // Built by functions, not at module evaluation: the workflow bundle includes this module (the
 // start input's check uses it), and every workflow run evaluates the bundle's modules anew.

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ToolCatalog } from '../../dispatch';
-import { TOOL_SEARCH_NAME } from '../../kernel';
+import { TOOL_SEARCH_NAME } from '../../dispatch';
 import { isDeferred } from '../is-deferred';
 import type { ToolRegistry } from '../tool-registry';
 import type { AnyTool } from '../tool';

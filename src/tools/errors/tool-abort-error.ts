@@ -1,4 +1,4 @@
-import { ToolrailError } from '../../kernel';
+import { ToolrailError } from '../../errors';
 
 /** The abort codes a caller can give a running call; they become the outcome's code. */
 export type ToolAbortCode = 'INTERRUPTED' | 'SIBLING_ABORTED' | 'TIMEOUT';

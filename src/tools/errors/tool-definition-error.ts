@@ -1,4 +1,4 @@
-import { ToolrailError } from '../../kernel';
+import { ToolrailError } from '../../errors';
 
 /** Raised by `defineTool` for a definition that could never be dispatched safely; names the problem. */
 export class ToolDefinitionError extends ToolrailError {

@@ -1,4 +1,4 @@
-import { ToolrailError } from '../../kernel';
+import { ToolrailError } from '../../errors';
 
 /**
  * What a tool throws to fail on purpose, with a message written for the model. Unlike other thrown

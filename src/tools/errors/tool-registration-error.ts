@@ -1,4 +1,4 @@
-import { ToolrailError } from '../../kernel';
+import { ToolrailError } from '../../errors';
 
 /** Why the registry refused a tool. */
 export const ToolRegistrationRefusal = {

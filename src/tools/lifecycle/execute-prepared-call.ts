@@ -1,5 +1,5 @@
 import { createToolErrorOutcome, ToolErrorCode } from '../../dispatch';
-import type { JsonObject } from '../../kernel';
+import type { JsonObject } from '../../dispatch';
 import type { PreparedCall, ToolOutcome } from '../../dispatch';
 import { describeError } from '../describe-error';
 import type { AnyTool } from '../tool';

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../kernel';
+import type { JsonObject } from '../../dispatch';
 import type { ToolIssue } from '../../dispatch';
 import { isJsonObject } from '../schema/is-json-object';
 import { toJsonValue } from './to-json-value';

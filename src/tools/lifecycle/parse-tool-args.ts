@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../kernel';
+import type { JsonObject } from '../../dispatch';
 import type { ToolIssue } from '../../dispatch';
 import { dropNullOptionalProperties } from '../schema/drop-null-optional-properties';
 import { isJsonObject } from '../schema/is-json-object';

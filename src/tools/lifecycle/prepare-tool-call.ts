@@ -1,6 +1,6 @@
 import { createToolErrorOutcome, ToolErrorCode } from '../../dispatch';
 import type { PermissionBehavior, PreparedCall, ToolCatalog, ToolIssue, ToolErrorOutcome } from '../../dispatch';
-import { TOOL_SEARCH_NAME } from '../../kernel';
+import { TOOL_SEARCH_NAME } from '../../dispatch';
 import { buildToolCatalog } from '../catalog/build-tool-catalog';
 import { unavailableReasonOf } from '../catalog/to-catalog-tool';
 import { describeError } from '../describe-error';
@@ -8,7 +8,7 @@ import type { AnyTool } from '../tool';
 import type { ToolCallContext } from '../tool-context';
 import type { ToolRegistry } from '../tool-registry';
 import { parseToolArgs } from './parse-tool-args';
-import type { ProposedToolCall } from '../../kernel';
+import type { ProposedToolCall } from '../../models';
 import { resolveExecutionOptions } from './resolve-execution-options';
 import { toJsonValue } from './to-json-value';
 import type { ToolSessionContext } from './tool-session-context';

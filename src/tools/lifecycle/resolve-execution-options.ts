@@ -1,6 +1,6 @@
 import type { ToolExecutionOptions } from '../../dispatch';
 import type { AnyTool, ToolCallTraits } from '../tool';
-import { AT_MOST_ONCE, DEFAULT_READ_ONLY_RETRY } from '../../kernel';
+import { AT_MOST_ONCE, DEFAULT_READ_ONLY_RETRY } from '../../dispatch';
 
 /**
  * How one call should run: the tool's time limits, and a retry policy chosen by the call's traits.

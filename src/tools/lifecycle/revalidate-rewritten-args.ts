@@ -1,5 +1,5 @@
 import { createToolErrorOutcome, ToolErrorCode } from '../../dispatch';
-import type { JsonObject } from '../../kernel';
+import type { JsonObject } from '../../dispatch';
 import type { PreparedCall, ToolErrorOutcome } from '../../dispatch';
 import type { AnyTool, ToolCallTraits } from '../tool';
 import type { ToolCallContext } from '../tool-context';

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../kernel';
+import type { JsonObject } from '../../dispatch';
 import type { PreparedCall } from '../../dispatch';
 import { describeError } from '../describe-error';
 import { normalizeToolArgs } from './normalize-tool-args';

@@ -1,4 +1,4 @@
-import type { JsonValue } from '../../kernel';
+import type { JsonValue } from '../../dispatch';
 
 /** A value converted to plain JSON (`undefined` becomes `null`), or `undefined` when it cannot be (cycles, BigInt…). */
 export function toJsonValue(value: unknown): JsonValue | undefined {

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../kernel';
+import type { JsonObject } from '../../dispatch';
 import type { PreparedCall, ToolOutcome } from '../../dispatch';
 
 /** What a pre-tool hook sees: the call about to run. */

@@ -1,5 +1,5 @@
 import type { InterruptBehavior } from '../../dispatch';
-import { nearestName } from '../../kernel';
+import { nearestName } from '../../text';
 import type { ToolRegistry } from '../tool-registry';
 import { mcpEndpoint } from './mcp-endpoint';
 import { McpServerConnection } from './mcp-server-connection';

@@ -1,4 +1,4 @@
-import { ToolrailError } from '../../kernel';
+import { ToolrailError } from '../../errors';
 
 /** What went wrong with an MCP server: it could not be reached, or it was given options that cannot work. */
 export type McpServerProblem = 'MCP_CONNECTION_FAILED' | 'MCP_OPTIONS_INVALID';

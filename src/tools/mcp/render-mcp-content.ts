@@ -1,4 +1,4 @@
-import type { JsonValue } from '../../kernel';
+import type { JsonValue } from '../../dispatch';
 import { isJsonObject } from '../schema/is-json-object';
 
 /**

@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../kernel';
+import type { JsonObject } from '../../dispatch';
 import { isJsonObject } from './is-json-object';
 
 /**

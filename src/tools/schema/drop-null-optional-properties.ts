@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue } from '../../kernel';
+import type { JsonObject, JsonValue } from '../../dispatch';
 import { admitsNull } from './admits-null';
 import { isJsonObject } from './is-json-object';
 

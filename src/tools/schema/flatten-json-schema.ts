@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue } from '../../kernel';
+import type { JsonObject, JsonValue } from '../../dispatch';
 import { isJsonObject } from './is-json-object';
 import { SchemaFlatteningError } from './schema-flattening-error';
 

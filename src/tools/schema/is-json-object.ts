@@ -1,4 +1,4 @@
-import type { JsonObject } from '../../kernel';
+import type { JsonObject } from '../../dispatch';
 
 /** Whether a value (typically parsed JSON) is an object: not an array, not null. */
 export function isJsonObject(value: unknown): value is JsonObject {

@@ -1,4 +1,4 @@
-import { ToolrailError } from '../../kernel';
+import { ToolrailError } from '../../errors';
 
 /** Raised when a JSON Schema cannot be made portable (recursion, an unresolvable `$ref`, a composed root…). */
 export class SchemaFlatteningError extends ToolrailError {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { JsonObject } from '../../kernel';
+import type { JsonObject } from '../../dispatch';
 import { flattenJsonSchema } from './flatten-json-schema';
 import { isJsonObject } from './is-json-object';
 import { SchemaFlatteningError } from './schema-flattening-error';

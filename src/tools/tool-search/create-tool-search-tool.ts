@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TOOL_SEARCH_NAME } from '../../kernel';
+import { TOOL_SEARCH_NAME } from '../../dispatch';
 import { defineTool } from '../define-tool';
 import type { AnyTool } from '../tool';
 import { searchTools } from './search-tools';

@@ -5,7 +5,7 @@ import { ApplicationFailure, defaultPayloadConverter } from '@temporalio/common'
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SessionInputError, checkSessionInput } from '../../../src/session';
-import { toolrailVersion } from '../../../src/kernel';
+import { toolrailVersion } from '../../../src/session';
 import { createScriptedModel, textResponse } from '../../../src/models';
 import { connectToHarness, uniqueName } from '../../harness/connect';
 import type { HarnessConnections } from '../../harness/connect';

@@ -9,7 +9,7 @@ import { appendToLog, emptyConversationLog } from '../../../src/session/conversa
 import type { ConversationLog, MessageRef } from '../../../src/session/conversation-log';
 import { createConversationReader } from '../../../src/conversation/conversation-reader';
 import { decodeMessage, encodeMessage } from '../../../src/conversation/encode-message';
-import { previewOf, truncateUtf8, utf8ByteLength } from '../../../src/kernel/utf8';
+import { previewOf, truncateUtf8, utf8ByteLength } from '../../../src/text/utf8';
 import type { ConversationMessage } from '../../../src/models';
 import type { ContentStore } from '../../../src/store/content-store';
 import { DirectoryContentStore } from '../../../src/store/directory-content-store';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { isRecordedCall, mayHaveLostCompletion } from '../../../src/dispatch/lost-completion';
 import { outcomeFromActivityFailure } from '../../../src/dispatch/outcome-from-activity-failure';
 import type { PreparedCall } from '../../../src/dispatch/prepared-call';
-import { AT_MOST_ONCE, DEFAULT_READ_ONLY_RETRY, DEFAULT_TOOL_TIMEOUT_MS } from '../../../src/kernel/defaults';
+import { AT_MOST_ONCE, DEFAULT_READ_ONLY_RETRY, DEFAULT_TOOL_TIMEOUT_MS } from '../../../src/dispatch/defaults';
 
 /** A call as `prepareToolCall` builds it: destructive and run once unless `overrides` say otherwise. */
 function call(overrides: Partial<PreparedCall> = {}): PreparedCall {

@@ -4,7 +4,7 @@ import { readRevealedTools } from '../../../src/dispatch/read-revealed-tools';
 import { refusePreparedCall } from '../../../src/dispatch/refuse-prepared-call';
 import { shouldRetryToolOutcome } from '../../../src/dispatch/should-retry-tool-outcome';
 import type { ToolOutcome } from '../../../src/dispatch/tool-outcome';
-import { AT_MOST_ONCE, DEFAULT_READ_ONLY_RETRY, DEFAULT_TOOL_TIMEOUT_MS } from '../../../src/kernel/defaults';
+import { AT_MOST_ONCE, DEFAULT_READ_ONLY_RETRY, DEFAULT_TOOL_TIMEOUT_MS } from '../../../src/dispatch/defaults';
 
 /** A destructive call that asks first: as `prepareToolCall` builds it, it runs at most once. */
 const deleteCall: PreparedCall = {

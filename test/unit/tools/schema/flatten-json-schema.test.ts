@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonObject } from '../../../../src/kernel/json-value';
+import type { JsonObject } from '../../../../src/dispatch/json-value';
 import { flattenJsonSchema } from '../../../../src/tools/schema/flatten-json-schema';
 import { SchemaFlatteningError } from '../../../../src/tools/schema/schema-flattening-error';
 

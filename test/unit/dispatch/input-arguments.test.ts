@@ -1,6 +1,6 @@
 import { defaultPayloadConverter } from '@temporalio/common';
 import { describe, expect, it } from 'vitest';
-import { inputArguments, inputOf } from '../../../src/kernel/input-arguments';
+import { inputArguments, inputOf } from '../../../src/dispatch/input-arguments';
 
 /** Temporal's External Storage threshold: a payload over it is offloaded when a workflow task completes. */
 const thresholdBytes = 256 * 1024;

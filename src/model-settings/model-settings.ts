@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { zod } from './zod-on-first-use';
+import { zod } from '../rules';
 
-// In the kernel: the session input carries model settings, and the workflow checks that input
+// A deterministic part: the session input carries model settings, and the workflow checks that input
 // with the same schema the client uses (the models part re-exports all of it). Built by a function,
 // not at module evaluation: every workflow run evaluates the bundle's modules anew, and a schema
 // built there would cost each run its construction and each cached session its memory.

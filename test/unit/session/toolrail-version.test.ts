@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { toolrailVersion } from '../../../src/kernel';
+import { toolrailVersion } from '../../../src/session';
 
 describe('toolrailVersion', () => {
   it("is the package's version (a workflow trusts only its own version's check of a start input)", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ToolrailError } from '../../../src/kernel/toolrail-error';
+import { ToolrailError } from '../../../src/errors/toolrail-error';
 import { ModelError } from '../../../src/models/model-error';
 import { ToolAbortError } from '../../../src/tools/errors/tool-abort-error';
 import { ToolExecutionError } from '../../../src/tools/errors/tool-execution-error';
