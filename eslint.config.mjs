@@ -43,7 +43,7 @@ const parts = {
   live: { folder: 'src/live', mayImport: ['errors', 'session'] },
   activities: {
     folder: 'activities',
-    mayImport: ['text', 'dispatch', 'session', 'models', 'tools', 'conversation', 'store', 'live'],
+    mayImport: ['text', 'dispatch', 'session', 'model-settings', 'models', 'tools', 'conversation', 'store', 'live'],
   },
   worker: {
     folder: 'src/worker',
@@ -51,7 +51,18 @@ const parts = {
   },
   client: {
     folder: 'src/client',
-    mayImport: ['errors', 'workflows', 'rules', 'session', 'models', 'conversation', 'store', 'tracing', 'live'],
+    mayImport: [
+      'errors',
+      'workflows',
+      'rules',
+      'session',
+      'model-settings',
+      'models',
+      'conversation',
+      'store',
+      'tracing',
+      'live',
+    ],
   },
   devserver: { folder: 'src/devserver', mayImport: ['errors', 'session'] },
   cli: {

@@ -7,7 +7,8 @@ import type {
   ModelContextView,
 } from '../src/session';
 import type { InputArguments } from '../src/dispatch';
-import type { ConversationMessage, ModelResponse, ModelToolSpec, ModelSettings } from '../src/models';
+import type { ConversationMessage, ModelResponse, ModelToolSpec } from '../src/models';
+import type { ModelSettings } from '../src/model-settings';
 import type { ContentRef, StoreIdentity } from '../src/store';
 
 /**

@@ -116,7 +116,7 @@ export { checkSessionInput, sessionStartInputSchema, sessionInputJsonSchema, Ses
 export type { InputProblem, SessionInputCheck } from './session';
 export { mergeRuleStatePages, sessionMessageNames } from './session';
 export type { PageRequest, PagedTranscriptEntry, RuleStatePage, TranscriptPage } from './session';
-export type { ModelSettings, ModelProvider } from './models';
+export type { ModelSettings, ModelProvider } from './model-settings';
 
 // Errors.
 export { ToolrailError } from './errors';

@@ -84,7 +84,7 @@ export type {
 
 // Models: any AI SDK language model (LanguageModelV4) or a built-in official provider (the scripted
 // model is in toolrail/testing).
-export { parseModelSettings, modelSettingsSchema, toolArgumentsAsTextFetch } from './models';
+export { toolArgumentsAsTextFetch } from './models';
 export type {
   LanguageModelV4,
   LanguageModelRegistry,
@@ -94,13 +94,16 @@ export type {
   ModelResponse,
   ModelFinishReason,
   ModelUsage,
+  ConversationMessage,
+} from './models';
+export { parseModelSettings, modelSettingsSchema } from './model-settings';
+export type {
   ModelSettings,
   RegisteredModelSettings,
   BuiltInModelSettings,
   GenerationSettings,
   ModelProvider,
-  ConversationMessage,
-} from './models';
+} from './model-settings';
 export type { ModelTextDelta } from '../activities';
 
 // Where sessions' conversations live.

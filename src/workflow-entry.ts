@@ -22,4 +22,4 @@ export type {
   SessionUsage,
 } from './session';
 export type { CompiledRuleSet } from './rules';
-export type { ModelSettings } from './models';
+export type { ModelSettings } from './model-settings';

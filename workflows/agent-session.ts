@@ -8,9 +8,9 @@ import { feedView, installFeedHandlers } from './feed-view';
 import { publishFeedEvent } from './publish-live';
 import { createSession } from './session';
 import type { Session } from './session';
-import { sealLogWhenFull, storeMessages, storeQueuedMessages, storedAs } from './session-content';
-import { installHandlers } from './session-handlers';
-import { parentReports } from './report-to-parent';
+import { sealLogWhenFull, storeMessages, storeQueuedMessages, storedAs } from './store-messages';
+import { installHandlers } from './install-handlers';
+import { parentReports } from './parent-reports';
 import { sessionSpans } from './session-spans';
 import { createSessionState } from './create-session-state';
 import { isEnding } from './session-state';
@@ -20,7 +20,7 @@ import { statusView } from './status-view';
 import { temporalUiView } from './temporal-ui-view';
 import { transcriptView } from './transcript-view';
 import { appendResults, runTurn } from './turn';
-import { beginSessionHere } from './wait-for-store';
+import { beginSessionHere } from './with-store';
 
 /** Largest turn in progress that continue-as-new carries, in UTF-8 bytes of its JSON. */
 const maxCarriedTurnBytes = 131_072;

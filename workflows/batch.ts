@@ -10,7 +10,7 @@ import {
 import type { PreparedCall, UnapprovedDecision } from '../src/dispatch';
 import { approveToolCallUpdate, checkApproveToolCallInput } from '../src/session';
 import type { ApproveToolCallInput, DispatchedCall } from '../src/session';
-import { catalogNames } from './narrowing';
+import { catalogNames } from './narrowed-catalog';
 import { refusing } from './refused-update';
 import { runCalls } from './run-calls';
 import type { RunnableCall } from './run-calls';

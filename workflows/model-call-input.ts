@@ -2,9 +2,9 @@ import { visibleToolMask } from '../src/dispatch';
 import type { ToolCatalog } from '../src/dispatch';
 import { conversationLogKeys } from '../src/session';
 import type { CallModelInput } from '../activities';
-import { catalogNames } from './narrowing';
+import { catalogNames } from './narrowed-catalog';
 import type { SessionState } from './session-state';
-import { sessionStoreInput } from './wait-for-store';
+import { sessionStoreInput } from './with-store';
 
 /**
  * The model call's input: the conversation by the keys of its newest segment and of the messages

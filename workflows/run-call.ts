@@ -7,7 +7,7 @@ import type { ExecuteToolInput, SessionActivities } from '../activities';
 import { runActivityToolCall } from './activity-tool-call';
 import { traced } from './session';
 import type { Session } from './session';
-import { sessionStoreInput, withStore } from './wait-for-store';
+import { sessionStoreInput, withStore } from './with-store';
 
 /**
  * Runs one call in the caller's scope: toolrail's tool activity, or, for an activity tool, the

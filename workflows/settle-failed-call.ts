@@ -4,7 +4,7 @@ import type { PreparedCall } from '../src/dispatch';
 import type { DispatchedCall } from '../src/session';
 import type { ExecutedCall, SessionActivities } from '../activities';
 import type { Session } from './session';
-import { sessionStoreInput, withStore } from './wait-for-store';
+import { sessionStoreInput, withStore } from './with-store';
 
 /**
  * A call whose activity failed with `error`, in `turn`; `cancelledBy`: the interrupt or the sibling

@@ -9,7 +9,7 @@ import {
   toolrailStatusKey,
   unhandledEvent,
 } from '../src/session';
-import { narrowedCatalog } from './narrowing';
+import { narrowedCatalog } from './narrowed-catalog';
 import { isEnding } from './session-state';
 import type { SessionState } from './session-state';
 import type { SessionView } from './session-view';

@@ -17,11 +17,11 @@ import type { CallModelResult, CatalogChangedResult, SessionActivities } from '.
 import { runBatch } from './batch';
 import { changeCatalog } from './change-catalog';
 import { modelCallInput } from './model-call-input';
-import { narrowedCatalog } from './narrowing';
+import { narrowedCatalog } from './narrowed-catalog';
 import { emitShadowed, traced } from './session';
 import type { Session } from './session';
-import { sealLogWhenFull, storeMessages } from './session-content';
-import { withStore } from './wait-for-store';
+import { sealLogWhenFull, storeMessages } from './store-messages';
+import { withStore } from './with-store';
 
 /** Model failures that mean the session itself is misconfigured: they fail the workflow loudly. */
 const fatalModelErrors = new Set(['SCRIPT_EXHAUSTED', 'CONFIGURATION']);

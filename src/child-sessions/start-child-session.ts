@@ -4,7 +4,7 @@ import { toolrailVersion } from '../session';
 import { SessionInputError, checkSessionInput, modelLabel, newSessionSearchAttributes } from '../session';
 import type { ChildSessionReport, SessionInput } from '../session';
 import { ChildSessionHandle } from './child-session-handle';
-import { receiveChildSessionReports } from './child-session-reports-router';
+import { receiveChildSessionReports } from './receive-child-session-reports';
 import type { StartChildSessionOptions } from './child-session-types';
 
 /**

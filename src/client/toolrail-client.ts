@@ -13,7 +13,8 @@ import {
   toolrailStatusKey,
   toolrailTotalTokensKey,
 } from '../session';
-import { ModelError, ModelErrorCode, parseModelSettings } from '../models';
+import { ModelError, ModelErrorCode } from '../models';
+import { parseModelSettings } from '../model-settings';
 import { toolrailVersion } from '../session';
 import { agentSession } from '../../workflows';
 import { SessionHandle } from './session-handle';

@@ -1,7 +1,7 @@
 /**
  * Model settings: which model a session uses and how it generates, as plain JSON in the session's
  * input, with their schema and the default context budgets. Pure and deterministic: the workflow
- * checks a start input with the same schema the client uses (the models part re-exports all of it).
+ * checks a start input with the same schema the client uses.
  * @module
  */
 export {

@@ -24,26 +24,13 @@ export { modelErrorToApplicationFailure } from './model-error-to-application-fai
 export { toModelError, type ToModelErrorOptions } from './model-errors';
 
 export {
-  builtInProviders,
-  modelSettingsSchema,
-  parseModelSettings,
-  toolrailProviderOptionsKey,
-} from '../model-settings';
-export type {
-  BuiltInModelSettings,
-  GenerationSettings,
-  ModelProvider,
-  ModelSettings,
-  RegisteredModelSettings,
-} from '../model-settings';
-export {
   createModelResolver,
   type LanguageModelRegistry,
   type ModelResolverOptions,
   type ResolvedModel,
   type WorkerModel,
   type WorkerModels,
-} from './resolve-model';
+} from './create-model-resolver';
 export {
   callLanguageModel,
   toModelFinishReason,
@@ -53,7 +40,7 @@ export {
   type LanguageModelCallResult,
 } from './call-language-model';
 export { fromLanguageModelPrompt, toLanguageModelPrompt } from './language-model-prompt';
-export { toolArgumentsAsTextFetch } from './tool-arguments-fetch';
+export { toolArgumentsAsTextFetch } from './tool-arguments-as-text-fetch';
 
 export {
   createScriptedModel,

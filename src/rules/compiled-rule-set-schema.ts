@@ -3,7 +3,7 @@ import { zod } from './zod-on-first-use';
 import type { CompiledRule, CompiledRuleSet } from './compiled-rule-set';
 import { loadTimeChecks } from './compile/load-time-checks';
 import { registeredRuleKinds } from './kinds/registered-rule-kinds';
-import { buildKindSchemas } from './model/rule-schema';
+import { buildKindSchemas } from './model/rule-body-schema';
 import type { KindSchema } from './kinds/common-rule-fields';
 
 /**

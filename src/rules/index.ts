@@ -16,7 +16,7 @@ export type { RuleDiagnostic } from './rule-diagnostic';
 export { formatDiagnostic } from './rule-diagnostic';
 export type { Rule, RuleDocument, RuleSettings, RuleSource } from './model/rule';
 export type { RuleBody, RuleBodyOf, RuleKindTypes } from './rule-kind-types';
-export { buildRuleBodySchema, ruleBodySchema } from './model/rule-schema';
+export { buildRuleBodySchema, ruleBodySchema } from './model/rule-body-schema';
 export type { CompiledRule, CompiledRuleOf, CompiledRuleSet, CompiledOrchestration } from './compiled-rule-set';
 export { defaultMaxTurnsPerRun } from './compiled-rule-set';
 export { buildCompiledRuleSetSchema, compiledRuleSetErrors } from './compiled-rule-set-schema';

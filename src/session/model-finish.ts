@@ -1,4 +1,5 @@
-import type { ModelFinishReason, ModelSettings } from '../models';
+import type { ModelFinishReason } from '../models';
+import type { ModelSettings } from '../model-settings';
 import type { RunEndReason } from './session-status';
 
 /** What a session does with a model response, by its finish reason (docs/models.md, "Finish reasons"). */

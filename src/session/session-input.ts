@@ -1,7 +1,7 @@
 import type { CompiledRuleSet, RuleState } from '../rules';
 import { emptyConversationLog } from './conversation-log';
 import type { ConversationLog, MessageRef } from './conversation-log';
-import type { ModelSettings } from '../models';
+import type { ModelSettings } from '../model-settings';
 import type { PreparedCall, ToolErrorOutcome } from '../dispatch';
 import { DEFAULT_MAX_TOOL_CONCURRENCY } from '../dispatch';
 import type { SessionCounters } from './session-counters';

@@ -3,7 +3,7 @@
  * traces (Node side).
  * @module
  */
-export { tracedClient } from './client-tracing';
+export { tracedClient } from './traced-client';
 export { readTranscript } from './read-transcript';
 export type { ReadToolContent } from './read-transcript';
 export { recordedTrace } from './recorded-trace';

@@ -2,7 +2,7 @@ import { Worker } from '@temporalio/worker';
 import type { NativeConnection, WorkerOptions, WorkflowBundle } from '@temporalio/worker';
 import type { AnyTool, ToolRegistry } from '../tools';
 import { bundleSessionWorkflows } from './bundle-session-workflows';
-import { bundleTracedSessionWorkflows } from './bundle-traced-workflows';
+import { bundleTracedSessionWorkflows } from './bundle-traced-session-workflows';
 import { toolrailPlugin } from './toolrail-plugin';
 import type { ToolrailPluginOptions } from './toolrail-plugin-options';
 

@@ -5,7 +5,7 @@
  */
 export { bundleSessionWorkflows } from './bundle-session-workflows';
 export type { SessionBundleOptions } from './bundle-session-workflows';
-export { bundleTracedSessionWorkflows } from './bundle-traced-workflows';
+export { bundleTracedSessionWorkflows } from './bundle-traced-session-workflows';
 export { createWorker } from './create-worker';
 export { toolrailPlugin, ToolrailPlugin } from './toolrail-plugin';
 export type { ToolrailPluginOptions } from './toolrail-plugin-options';

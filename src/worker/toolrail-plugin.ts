@@ -28,7 +28,7 @@ import { workerTracingOptions } from '../tracing';
 import { checkNamespaceSearchAttributes } from './check-namespace-search-attributes';
 import { refuseActivityNameClashes, refuseReplacedActivities } from './activity-name-clashes';
 import { joinUserWorkflows } from './join-user-workflows';
-import { tracingWorkflowInterceptorsModule } from './bundle-traced-workflows';
+import { tracingWorkflowInterceptorsModule } from './bundle-traced-session-workflows';
 import type { ToolrailPluginOptions } from './toolrail-plugin-options';
 import { ToolrailPluginError } from './toolrail-plugin-error';
 import { unreadableResultInterceptorsPath, workflowsPath } from './workflows-path';

@@ -58,11 +58,11 @@ describe('the session workflow stays readable', () => {
     // user's activity) and a side path for lost completions: no packing detour.
     const helpers = new Set([
       'session.ts',
-      'session-content.ts',
-      'wait-for-store.ts',
+      'store-messages.ts',
+      'with-store.ts',
       'change-catalog.ts',
       'model-call-input.ts',
-      'narrowing.ts',
+      'narrowed-catalog.ts',
       'refused-update.ts',
       'settle-failed-call.ts',
       'run-call.ts',

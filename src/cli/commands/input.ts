@@ -1,7 +1,7 @@
 import type { CliCommand } from '../cli-command';
 import { ExitCode } from '../cli-command';
 import { parseCommandArgs } from '../parse-command-args';
-import { buildStartInput, startInputFlags, startInputFlagsHelp } from '../start-input-options';
+import { buildStartInput, startInputFlags, startInputFlagsHelp } from '../start-input-flags';
 
 const usage = `Usage: toolrail input --rules PATH [--rules PATH ...] --model PROVIDER:MODEL|ID [options]
 

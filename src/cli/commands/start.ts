@@ -3,7 +3,7 @@ import { ExitCode } from '../cli-command';
 import { connectionFlags, connectionFlagsHelp } from '../connection/connection-flags';
 import { sessionUiUrl } from '../connection/open-client';
 import { parseCommandArgs } from '../parse-command-args';
-import { buildStartInput, startInputFlags, startInputFlagsHelp } from '../start-input-options';
+import { buildStartInput, startInputFlags, startInputFlagsHelp } from '../start-input-flags';
 import { withClient } from '../with-client';
 
 const usage = `Usage: toolrail start --rules PATH [--rules PATH ...] --model PROVIDER:MODEL|ID [options] [connection flags]

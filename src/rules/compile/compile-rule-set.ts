@@ -1,7 +1,7 @@
 import type { CompiledOrchestration, CompiledRule, CompiledRuleSet } from '../compiled-rule-set';
 import { defaultMaxTurnsPerRun } from '../compiled-rule-set';
 import type { Rule, RuleDocument, RuleSettings } from '../model/rule';
-import { ruleBodySchema } from '../model/rule-schema';
+import { ruleBodySchema } from '../model/rule-body-schema';
 import type { RuleDiagnostic } from '../rule-diagnostic';
 import type { RuleBody } from '../rule-kind-types';
 import type { RuleRef } from '../rule-ref';

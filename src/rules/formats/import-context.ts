@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { MappedRule, ImportSink } from '../kinds/kind-formats';
 import type { Rule, RuleDocument, RuleSettings } from '../model/rule';
-import { ruleBodySchema } from '../model/rule-schema';
+import { ruleBodySchema } from '../model/rule-body-schema';
 import type { RuleFormat } from '../rule-format';
 import type { RuleDiagnostic } from '../rule-diagnostic';
 import type { RuleBody } from '../rule-kind-types';

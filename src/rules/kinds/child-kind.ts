@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { isRecord } from '../formats/is-record';
 import { own } from '../formats/own-property';
 import type { ValuePath } from '../formats/source-locator';
-import { checkAfterTerminal } from './after-terminal-warning';
+import { checkAfterTerminal } from './check-after-terminal';
 import { checkChildLists, indexChildren, notAChild } from './children-rule';
 import type { CommonRuleFields, Zod } from './common-rule-fields';
 import type { ImportSink } from './kind-formats';

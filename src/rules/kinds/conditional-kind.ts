@@ -6,10 +6,10 @@ import { makeReason } from '../engine/make-reason';
 import { endReasonOrder, reasonOrder } from '../engine/reason-order';
 import { sharedReason } from '../engine/shared-reason';
 import type { ConditionalDecision } from '../rule-state';
-import { checkAfterTerminal } from './after-terminal-warning';
+import { checkAfterTerminal } from './check-after-terminal';
 import type { CommonRuleFields, Zod } from './common-rule-fields';
 import { lettaConditional, normalizeMapping } from './conditional/conditional-formats';
-import { decideConditional } from './conditional/match-conditional';
+import { decideConditional } from './conditional/decide-conditional';
 import type { Positioned, RuleKindModule, RuleOfKind } from './rule-kind-module';
 import { toolMentions } from './tool-mentions';
 

@@ -3,7 +3,7 @@ import { isShadow } from '../engine/is-shadow';
 import { makeReason } from '../engine/make-reason';
 import { endReasonOrder } from '../engine/reason-order';
 import { own } from '../formats/own-property';
-import { checkAfterTerminal } from './after-terminal-warning';
+import { checkAfterTerminal } from './check-after-terminal';
 import type { CommonRuleFields, Zod } from './common-rule-fields';
 import type { RuleKindModule } from './rule-kind-module';
 import { toolMentions } from './tool-mentions';

@@ -1,6 +1,6 @@
 import type { LanguageModelV4, LanguageModelV4CallOptions, LanguageModelV4GenerateResult } from '@ai-sdk/provider';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { BuiltInModelSettings } from '../../../src/models';
+import type { BuiltInModelSettings } from '../../../src/model-settings';
 import type { TranscriptEntry } from '../../../src/session';
 import { connectToHarness, uniqueName } from '../../harness/connect';
 import type { HarnessConnections } from '../../harness/connect';

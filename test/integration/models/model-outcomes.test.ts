@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { BuiltInModelSettings } from '../../../src/models';
+import type { BuiltInModelSettings } from '../../../src/model-settings';
 import type { TranscriptEntry } from '../../../src/session';
 import { connectToHarness, uniqueName } from '../../harness/connect';
 import type { HarnessConnections } from '../../harness/connect';

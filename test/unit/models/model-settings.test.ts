@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseModelSettings } from '../../../src/models';
+import { parseModelSettings } from '../../../src/model-settings';
 
 describe('parseModelSettings', () => {
   it('takes a model by id or by provider, with generation settings and a context budget', () => {

@@ -11,7 +11,7 @@ import {
   startRun,
   validate,
 } from '../../../src/rules/index';
-import { mappingKeyMatches } from '../../../src/rules/kinds/conditional/match-conditional';
+import { mappingKeyMatches } from '../../../src/rules/kinds/conditional/decide-conditional';
 import { parseJsonPath, resolveJsonPath } from '../../../src/rules/paths/json-path';
 import { RuleSession, compileRules } from './support/rule-session';
 

@@ -3,11 +3,10 @@ import {
   createModelResolver,
   ModelError,
   toModelError,
-  type BuiltInModelSettings,
-  type GenerationSettings,
   type LanguageModelCallResult,
   type ModelRequest,
 } from '../../../../src/models';
+import type { BuiltInModelSettings, GenerationSettings } from '../../../../src/model-settings';
 import {
   startWireServer,
   type HOLD,

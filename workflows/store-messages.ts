@@ -2,7 +2,7 @@ import { segmentEntries } from '../src/session';
 import type { MessageRef } from '../src/session';
 import type { ConversationMessage } from '../src/models';
 import type { Session } from './session';
-import { contentWrites, sessionStoreInput } from './wait-for-store';
+import { contentWrites, sessionStoreInput } from './with-store';
 
 // The workflow's own writes to the content store: messages, and the conversation log's tail sealed
 // into segments. Local activities, whose inputs never enter the history (only the references they

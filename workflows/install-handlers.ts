@@ -27,7 +27,7 @@ import {
 import type { SessionRuleStateView, UserMessageInput } from '../src/session';
 import { installApprovals } from './batch';
 import { publishCancelledCalls } from './publish-live';
-import { catalogNames } from './narrowing';
+import { catalogNames } from './narrowed-catalog';
 import { refusedUpdate } from './refused-update';
 import type { Session } from './session';
 import type { SessionState } from './session-state';

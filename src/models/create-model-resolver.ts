@@ -5,7 +5,7 @@ import { ModelError } from './model-error';
 import { ModelErrorCode } from './model-error-code';
 import { parseModelSettings } from '../model-settings';
 import type { BuiltInModelSettings, GenerationSettings, ModelSettings } from '../model-settings';
-import { toolArgumentsAsTextFetch } from './tool-arguments-fetch';
+import { toolArgumentsAsTextFetch } from './tool-arguments-as-text-fetch';
 
 /** A model given to a worker, with the defaults sessions get unless their settings say otherwise. */
 export interface WorkerModel {
