@@ -18,7 +18,7 @@ const parts = {
   text: { folder: 'src/text', deterministic: true, mayImport: [] },
   rules: { folder: 'src/rules', deterministic: true, mayImport: [] },
   'model-settings': { folder: 'src/model-settings', deterministic: true, mayImport: ['rules'] },
-  dispatch: { folder: 'src/dispatch', deterministic: true, mayImport: ['models', 'session'] },
+  dispatch: { folder: 'src/dispatch', deterministic: true, mayImport: ['models'] },
   session: {
     folder: 'src/session',
     deterministic: true,

@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkoutPlaceholder, machineNeutralHistory, scratchPlaceholder } from '../../replay/machine-neutral-history';
@@ -47,7 +48,9 @@ describe('recorded histories', () => {
   );
 
   it('are written with the checkout, the temporary directory and stack traces replaced', () => {
-    const data = Buffer.from(JSON.stringify({ directory: `${checkoutRoot}/.toolrail/content` })).toString('base64');
+    const data = Buffer.from(
+      JSON.stringify({ directory: `${checkoutRoot}/.toolrail/content`, scratch: `${os.tmpdir()}/toolrail-store` }),
+    ).toString('base64');
     const recorded = {
       events: [
         {
@@ -62,8 +65,8 @@ describe('recorded histories', () => {
     }[];
     expect(JSON.parse(Buffer.from(event!.result.payloads[0]!.data, 'base64').toString())).toEqual({
       directory: `${checkoutPlaceholder}/.toolrail/content`,
+      scratch: `${scratchPlaceholder}/toolrail-store`,
     });
     expect(event!.failure).toEqual({ message: `${checkoutPlaceholder}/x.ts failed`, stackTrace: '' });
-    expect(scratchPlaceholder).not.toContain('/');
   });
 });
