@@ -24,6 +24,11 @@ const parts = {
     deterministic: true,
     mayImport: ['errors', 'text', 'rules', 'model-settings', 'dispatch', 'models', 'store'],
   },
+  compaction: {
+    folder: 'src/compaction',
+    deterministic: true,
+    mayImport: ['text', 'model-settings', 'dispatch', 'session', 'models', 'store', 'activities'],
+  },
   'child-sessions': {
     folder: 'src/child-sessions',
     deterministic: true,
@@ -47,7 +52,7 @@ const parts = {
   },
   worker: {
     folder: 'src/worker',
-    mayImport: ['errors', 'session', 'activities', 'tools', 'models', 'store', 'tracing', 'live'],
+    mayImport: ['errors', 'session', 'compaction', 'activities', 'tools', 'models', 'store', 'tracing', 'live'],
   },
   client: {
     folder: 'src/client',

@@ -22,7 +22,8 @@ import {
 import { modelFinishOutcome } from '../src/session';
 import { buildToolCatalog, executePreparedCall, prepareToolCall } from '../src/tools';
 import type { ToolHooks, ToolRegistry } from '../src/tools';
-import { buildModelMessages, resolveContextBudget, createConversationReader } from '../src/conversation';
+import { buildModelMessages, createConversationReader } from '../src/conversation';
+import { resolveContextBudget } from '../src/model-settings';
 import { ContentStoreError, encodedContent, readStoreIdentity } from '../src/store';
 import type { ContentStore } from '../src/store';
 import type { SessionActivities, UnknownTool } from './types';

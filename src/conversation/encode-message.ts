@@ -1,5 +1,6 @@
 import type { ConversationMessage } from '../models';
 import { previewChars } from '../store';
+import { assistantMessageText } from '../session';
 import type { ConversationSegment, MessageRef } from '../session';
 import { previewOf } from '../text';
 
@@ -43,15 +44,6 @@ export function textOf(message: ConversationMessage): string {
   if (message.role === 'user') return message.text;
   if (message.role === 'tool') return message.content;
   return assistantMessageText(message.text, message.toolCalls);
-}
-
-/** The human text of an assistant message: its text, else its calls (`→ name(args)`, space-separated). */
-function assistantMessageText(
-  text: string | undefined,
-  toolCalls: readonly { readonly name: string; readonly args: unknown }[],
-): string {
-  if (text) return text;
-  return toolCalls.map((call) => `→ ${call.name}(${JSON.stringify(call.args) ?? ''})`).join(' ');
 }
 
 function isMessage(value: unknown): value is ConversationMessage {

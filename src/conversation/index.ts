@@ -5,7 +5,6 @@
  * @module
  */
 export { buildModelMessages } from './build-model-messages';
-export { resolveContextBudget } from './context-budget';
 export { createConversationReader } from './conversation-reader';
 export type { ConversationReader } from './conversation-reader';
 export { decodeMessage, encodeMessage, textOf } from './encode-message';

@@ -19,3 +19,4 @@ export type {
   RegisteredModelSettings,
 } from './model-settings';
 export { modelSettingsSchema, parseModelSettings } from './model-settings-schema';
+export { resolveContextBudget } from './context-budget';

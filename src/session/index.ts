@@ -4,6 +4,7 @@
  * log's shape. Runs in the workflow sandbox.
  * @module
  */
+export { assistantMessageText } from './assistant-message-text';
 export { appendToLog, conversationLogKeys, logWithResponse, segmentEntries } from './conversation-log';
 export { mergeRuleStatePages, pageBytes, readPageRequest, ruleStatePage, transcriptPage } from './answer-pages';
 export type { PageRequest, PagedTranscriptEntry, RuleStatePage, TranscriptPage } from './answer-pages';

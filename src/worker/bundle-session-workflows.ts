@@ -1,7 +1,12 @@
 import { bundleWorkflowCode } from '@temporalio/worker';
 import type { BundleOptions, WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { payloadConverterPath } from './payload-converter-path';
-import { stackTracesOffPath, unreadableResultInterceptorsPath, workflowsPath } from './workflows-path';
+import {
+  compactionInterceptorsPath,
+  stackTracesOffPath,
+  unreadableResultInterceptorsPath,
+  workflowsPath,
+} from './workflows-path';
 
 /** A logger for `bundleWorkflowCode` that shows only the bundler's warnings and errors. */
 export const bundlerLogger = {
@@ -70,7 +75,7 @@ export function bundleWorkflowsOnce(
     bundle = bundleWorkflowCode({
       workflowsPath,
       payloadConverterPath,
-      workflowInterceptorModules: [unreadableResultInterceptorsPath, ...interceptorModules],
+      workflowInterceptorModules: [unreadableResultInterceptorsPath, ...interceptorModules, compactionInterceptorsPath],
       // Run in the sandbox before the SDK freezes its globals: the only moment Error.stackTraceLimit can be set there.
       preloadModules: stackTraces ? [] : [stackTracesOffPath],
       logger: bundlerLogger,

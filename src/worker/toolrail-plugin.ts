@@ -18,6 +18,7 @@ import {
   createModelTextFeed,
   createSessionActivities,
 } from '../../activities';
+import { compactionActivityInterceptors } from '../compaction';
 import { createLiveWorker, openLiveChannel } from '../live';
 import type { LiveChannel, LiveWorker } from '../live';
 import type { LanguageModelV4 } from '../models';
@@ -31,7 +32,7 @@ import { joinUserWorkflows } from './join-user-workflows';
 import { tracingWorkflowInterceptorsModule } from './bundle-traced-session-workflows';
 import type { ToolrailPluginOptions } from './toolrail-plugin-options';
 import { ToolrailPluginError } from './toolrail-plugin-error';
-import { unreadableResultInterceptorsPath, workflowsPath } from './workflows-path';
+import { compactionInterceptorsPath, unreadableResultInterceptorsPath, workflowsPath } from './workflows-path';
 
 /** The plugin's name, as Temporal lists plugins. */
 const pluginName = 'toolrail';
@@ -84,13 +85,19 @@ export class ToolrailPlugin
     // External Storage. Made at once: an install that cannot write a claim is refused here.
     const externalStorage = createExternalStorage(store);
     const tracing = options.tracing ? workerTracingOptions(options.tracing) : undefined;
-    // Every bundle has the interceptor that ends a call whose result claim cannot be read.
-    const workflowModules = [unreadableResultInterceptorsPath, ...(tracing ? [tracingWorkflowInterceptorsModule] : [])];
+    // Every bundle has the interceptors that end a call whose result claim cannot be read and,
+    // innermost, those that carry a session's activity payloads compact (the activities' too).
+    const workflowModules = [
+      unreadableResultInterceptorsPath,
+      ...(tracing ? [tracingWorkflowInterceptorsModule] : []),
+      compactionInterceptorsPath,
+    ];
+    const activity = [...(tracing?.interceptors.activity ?? []), compactionActivityInterceptors];
     this.#simple = new SimplePlugin({
       name: pluginName,
       dataConverter: (existing: DataConverter | undefined) =>
         existing?.externalStorage ? existing : { ...existing, externalStorage },
-      workerInterceptors: { ...tracing?.interceptors, workflowModules },
+      workerInterceptors: { ...tracing?.interceptors, activity, workflowModules },
       ...(tracing ? { clientInterceptors: tracing.interceptors.client ?? {} } : {}),
     });
     const opened = typeof options.live === 'object' ? undefined : openLiveChannel(options.live, { onError: warnLive });

@@ -18,6 +18,16 @@ export const stackTracesOffPath = workflowsModule('stack-traces-off');
 /** The workflow interceptors every toolrail bundle has (`workflows/unreadable-result-interceptors.ts`). */
 export const unreadableResultInterceptorsPath = workflowsModule('unreadable-result-interceptors');
 /**
+ * The workflow interceptors every toolrail bundle has last (innermost): a session's model and tool
+ * activities carry their payloads compact (`src/compaction/workflow-interceptors.ts`).
+ */
+export const compactionInterceptorsPath = path.resolve(
+  __dirname,
+  '../compaction',
+  path.extname(__filename) === '.ts' ? 'workflow-interceptors.ts' : 'workflow-interceptors.js',
+);
+
+/**
  * The bundle's entry point when toolrail's workflows join a worker's own (`toolrailPlugin`): it
  * re-exports the module {@link userWorkflowsAlias} names, and toolrail's workflows.
  */

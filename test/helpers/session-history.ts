@@ -14,8 +14,12 @@ export interface HistoryEvent {
 /** One activity's life in the history, from its scheduling to its close. */
 export interface ActivityTimeline {
   activityType: string;
-  /** The first argument the workflow passed, decoded. */
+  /** The first argument the workflow passed, decoded, as history holds it. */
   input: unknown;
+  /** What the activity returned, decoded, as history holds it (once it completed). */
+  result?: unknown;
+  /** The most attempts Temporal makes (0: unlimited), from the scheduled event's retry policy. */
+  maximumAttempts: number;
   scheduledEventId: number;
   /** The workflow task whose completion scheduled it: equal ids mean scheduled together. */
   workflowTaskCompletedEventId: number;
@@ -67,6 +71,7 @@ export class SessionHistory {
           scheduledEventId: event.eventId,
           workflowTaskCompletedEventId: Number(attributes['workflowTaskCompletedEventId']),
           scheduledAt: event.time,
+          maximumAttempts: Number(readPath(attributes, ['retryPolicy', 'maximumAttempts']) ?? 0),
         });
         continue;
       }
@@ -80,6 +85,8 @@ export class SessionHistory {
         activity.closedAs = closedAs;
         activity.closedAt = event.time;
         activity.closedEventId = event.eventId;
+        const payloads = readPath(attributes, ['result', 'payloads']);
+        if (Array.isArray(payloads)) activity.result = decodePayload(payloads[0]);
       }
     }
     return [...byScheduledId.values()];

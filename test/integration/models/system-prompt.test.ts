@@ -69,17 +69,18 @@ describe('the session’s system prompt', () => {
         const [first, ...later] = inputs.flat();
         expect(first).toMatchObject({ system: systemPrompt });
         expect(first).not.toHaveProperty('systemKey');
-        const key = later[0]?.['systemKey'];
+        // Each later run starts knowing the key: none of its calls sends the prompt again.
+        const carriedKeys = runs
+          .slice(1)
+          .map(({ history }) => startInput<{ carried?: { systemKey?: string } }>(history).carried?.systemKey);
+        const [key] = carriedKeys;
         expect(key).toMatch(/^[0-9a-f]{64}$/);
+        expect(carriedKeys).toEqual(carriedKeys.map(() => key));
+        // History carries the key in base64url (the same SHA-256 in 43 characters).
         for (const input of later) {
           expect(input).not.toHaveProperty('system');
-          expect(input['systemKey']).toBe(key);
+          expect(input['systemKey']).toBe(Buffer.from(key ?? '', 'hex').toString('base64url'));
         }
-        // Each later run starts knowing the key: none of its calls sends the prompt again.
-        for (const { history } of runs.slice(1))
-          expect(startInput<{ carried?: { systemKey?: string } }>(history).carried?.systemKey).toMatch(
-            /^[0-9a-f]{64}$/,
-          );
       },
     );
   });

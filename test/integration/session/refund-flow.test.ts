@@ -121,9 +121,7 @@ describe('the refund flow on the support desk rules', () => {
       const [accepted] = history.ofType('WORKFLOW_EXECUTION_UPDATE_ACCEPTED');
       expect(history.toolActivity('refund_a').scheduledEventId).toBeGreaterThan(accepted?.eventId ?? Infinity);
       // A destructive tool runs at most once: no retries.
-      expect(history.toolActivity('refund_a').input).toMatchObject({
-        call: { execution: { retry: { maximumAttempts: 1 } } },
-      });
+      expect(history.toolActivity('refund_a').maximumAttempts).toBe(1);
     });
   });
 });

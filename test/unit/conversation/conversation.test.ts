@@ -287,14 +287,3 @@ describe('the context budget', () => {
     expect(messages[2]?.role).toBe('assistant');
   });
 });
-
-describe('resolveContextBudget', () => {
-  it('takes the budget given, else the default of the model’s provider family', async () => {
-    const { resolveContextBudget } = await import('../../../src/conversation/context-budget');
-    expect(resolveContextBudget({ provider: 'anthropic.messages', contextBudgetBytes: 4_096 })).toBe(4_096);
-    expect(resolveContextBudget({ provider: 'anthropic.messages' })).toBe(576_000);
-    expect(resolveContextBudget({ provider: 'openai.responses' })).toBe(384_000);
-    expect(resolveContextBudget({ provider: 'scripted' })).toBe(1_048_576);
-    expect(resolveContextBudget({ provider: 'acme' })).toBe(384_000);
-  });
-});

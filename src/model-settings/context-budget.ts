@@ -1,4 +1,4 @@
-import { defaultContextBudgets, fallbackContextBudgetBytes } from '../model-settings';
+import { defaultContextBudgets, fallbackContextBudgetBytes } from './model-settings';
 
 /**
  * The context budget of a model call: the one given (the session's `contextBudgetBytes`, else the
