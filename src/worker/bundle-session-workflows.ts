@@ -61,9 +61,10 @@ export interface SessionBundleOptions {
 const bundles = new Map<string, Promise<WorkflowBundleWithSourceMap>>();
 
 /**
- * Bundles toolrail's workflows with the workflow interceptor modules `interceptorModules` (after
- * toolrail's own, which refuse an activity result the session can never read), once per process for
- * each choice of them and of `stackTraces`.
+ * Bundles toolrail's workflows with the workflow interceptor modules `interceptorModules` between
+ * toolrail's own (first, those that refuse an activity result the session can never read; last,
+ * those that carry a session's activity payloads compact), once per process for each choice of
+ * them and of `stackTraces`.
  */
 export function bundleWorkflowsOnce(
   interceptorModules: readonly string[],

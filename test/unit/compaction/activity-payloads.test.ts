@@ -6,6 +6,7 @@ import { activityPayloadCompaction, sessionWorkflowType } from '../../../src/com
 import { AT_MOST_ONCE, DEFAULT_READ_ONLY_RETRY } from '../../../src/dispatch';
 import type { PreparedCall, ToolErrorOutcome } from '../../../src/dispatch';
 import type { ProposedToolCall } from '../../../src/models';
+import { readOnlyCall } from '../../helpers/read-only-call';
 
 const callModel = activityPayloadCompaction(sessionWorkflowType, 'callModel')!;
 const executeTool = activityPayloadCompaction(sessionWorkflowType, 'executeTool')!;
@@ -25,26 +26,10 @@ const sealedKey = contentKey('sealed');
 const tailKey = contentKey('tail');
 const toolKey = contentKey('tool');
 
-/** A read-only call of a tool that declares nothing, as `prepareToolCall` makes it from `from`. */
+/** A read-only call of a tool that declares nothing else, as `prepareToolCall` makes it from `from`. */
 function usualCall(from: ProposedToolCall): PreparedCall {
-  return {
-    type: 'prepared-call',
-    callId: from.id,
-    requestedName: from.name,
-    toolName: from.name,
-    args: from.args as PreparedCall['args'],
-    input: from.args as PreparedCall['input'],
-    concurrency: 'READ_ONLY',
-    concurrencySafe: true,
-    readOnly: true,
-    destructive: false,
-    openWorld: true,
-    permission: 'allow',
-    permissionMessage: null,
-    interruptBehavior: 'block',
-    requiresUserInteraction: false,
-    execution: { timeoutMs: 60_000, heartbeatTimeoutMs: null, retry: DEFAULT_READ_ONLY_RETRY },
-  };
+  const args = from.args as PreparedCall['args'];
+  return readOnlyCall({ callId: from.id, requestedName: from.name, toolName: from.name, args, input: args });
 }
 
 function modelResult(toolCalls: ProposedToolCall[], prepared: (PreparedCall | ToolErrorOutcome)[]): CallModelResult {
