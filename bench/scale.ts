@@ -117,6 +117,19 @@ export async function runScaleBench(): Promise<void> {
       `\nscale: toolrail against a bare Temporal workflow of the same shape${baseline ? ' and toolrail at the baseline checkout' : ''}, ${server.description}, ${os.cpus().length} cores${quick ? ' (quick)' : ''}; ${loadLine()}\n`,
     );
     let sequence = 0;
+    const runnerOf = (variant: ScaleVariant, turns: number) =>
+      variant === 'toolrail'
+        ? (id: string) => runToolrailSession(toolrail, rules, id, turns)
+        : variant === 'toolrail baseline'
+          ? (id: string) => runToolrailSession(toolrailBaseline, rules, id, turns)
+          : (id: string) => runBareSession(client, id, turns, variant === 'bare by reference');
+    // One session of each variant before any round, not measured: this process's client (shared by
+    // the variants, so the first one measured paid for its warm-up) and each worker are warm.
+    for (const variant of new Set(phases.flatMap((phase) => phase.variants))) {
+      if (variant === 'toolrail baseline' && baselineWorker === undefined) continue;
+      await runnerOf(variant, Math.min(...turns))(`scale-warm-up-${(sequence += 1)}`);
+      await forgetTaskQueue(client, taskQueueOf(variant));
+    }
     for (const phase of phases) {
       const rounds: ScaleRound[][] = [];
       for (let round = 0; round < phase.rounds; round++) {
@@ -129,12 +142,7 @@ export async function runScaleBench(): Promise<void> {
             variant === 'toolrail' ? toolrailWorker : variant === 'toolrail baseline' ? baselineWorker : bareWorker;
           if (worker === undefined) continue;
           const ids = Array.from({ length: phase.sessions }, () => `scale-${(sequence += 1)}`);
-          const run =
-            variant === 'toolrail'
-              ? (id: string) => runToolrailSession(toolrail, rules, id, phase.turns)
-              : variant === 'toolrail baseline'
-                ? (id: string) => runToolrailSession(toolrailBaseline, rules, id, phase.turns)
-                : (id: string) => runBareSession(client, id, phase.turns, variant === 'bare by reference');
+          const run = runnerOf(variant, phase.turns);
           measured.push(await measureRound(variant, worker, server, ids, phase.turns, run, client));
           // Every round starts on a server that holds none of the rounds before.
           await forgetTaskQueue(client, taskQueueOf(variant));

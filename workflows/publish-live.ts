@@ -1,14 +1,18 @@
 import { proxySinks, workflowInfo } from '@temporalio/workflow';
-import type { CancelledCalls, FeedEvent, LiveSinks } from '../src/session';
+import type { WorkflowInterceptorsFactory } from '@temporalio/workflow';
+import type { CancelledCalls, FeedEvent, LiveItem, LiveSinks } from '../src/session';
 
 const { toolrailLive } = proxySinks<LiveSinks>();
+
+/** What this workflow task has for the worker's live channel so far, in order. */
+let taskItems: LiveItem[] = [];
 
 /**
  * Hands a feed event this workflow task appended to the worker's live channel (which publishes it
  * once the task is durable). Not on replay: those events were handed over when they happened.
  */
 export function publishFeedEvent(event: FeedEvent): void {
-  if (!workflowInfo().unsafe.isReplaying) toolrailLive.feedEvent(event);
+  if (!workflowInfo().unsafe.isReplaying) taskItems.push({ event });
 }
 
 /**
@@ -17,5 +21,24 @@ export function publishFeedEvent(event: FeedEvent): void {
  */
 export function publishCancelledCalls(cancelled: CancelledCalls): void {
   if (!workflowInfo().unsafe.isReplaying && (cancelled.model || cancelled.callIds.length > 0))
-    toolrailLive.callsCancelled(cancelled);
+    taskItems.push({ cancelled });
 }
+
+/**
+ * Workflow interceptors (in every bundle toolrail makes) that hand a task's items to the live
+ * channel in one sink call as the task ends: the SDK copies the workflow's info into each sink
+ * call and carries each across threads, so a call per feed event cost the worker several a turn.
+ */
+export const interceptors: WorkflowInterceptorsFactory = () => ({
+  internals: [
+    {
+      concludeActivation(input, next) {
+        if (taskItems.length > 0) {
+          toolrailLive.taskEnded(taskItems);
+          taskItems = [];
+        }
+        return next(input);
+      },
+    },
+  ],
+});

@@ -48,7 +48,7 @@ export function createLiveWorker({
 }: LiveWorkerOptions): LiveWorker {
   if (channel === undefined) {
     return {
-      sinks: { toolrailLive: { feedEvent: { fn: () => undefined }, callsCancelled: { fn: () => undefined } } },
+      sinks: { toolrailLive: { taskEnded: { fn: () => undefined } } },
       calls: undefined,
       plugin: undefined,
     };
@@ -59,8 +59,13 @@ export function createLiveWorker({
   return {
     sinks: {
       toolrailLive: {
-        feedEvent: { fn: (info, event) => relay.feedEvent(info, event) },
-        callsCancelled: { fn: (info, cancelled) => relay.callsCancelled(info, cancelled) },
+        taskEnded: {
+          fn: (info, items) => {
+            for (const item of items)
+              if ('event' in item) relay.feedEvent(info, item.event);
+              else relay.callsCancelled(info, item.cancelled);
+          },
+        },
       },
     },
     calls,

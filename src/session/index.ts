@@ -117,7 +117,7 @@ export {
   modelTextSignal,
 } from './feed-messages';
 export type { CarriedFeed, FeedPage, FeedRequest, ModelTextInput } from './feed-messages';
-export type { CancelledCalls, LiveSinks } from './live-sinks';
+export type { CancelledCalls, LiveItem, LiveSinks } from './live-sinks';
 export { beginTurnInProgress, carriedTurn, settleTurnCalls } from './turn-in-progress';
 export type { TurnInProgress } from './turn-in-progress';
 export { toolCallFinishedLateSignal } from './tool-call-finished-late';

@@ -8,16 +8,18 @@ export interface CancelledCalls {
   model: boolean;
 }
 
+/** One thing a workflow task hands to the live channel: a feed event it appended, or calls it cancelled. */
+export type LiveItem = { event: FeedEvent } | { cancelled: CancelledCalls };
+
 /**
  * What the session workflow tells its worker as it goes, outside its history (a Temporal sink: not
- * called on replay, and called for a workflow task that may still fail): each feed event it
- * appended, and the calls it cancelled. The worker publishes them on its live channel once the
- * workflow task's completion is in the history; without a channel it ignores them. `createWorker`
- * registers them.
+ * called on replay, and called for a workflow task that may still fail): once per workflow task,
+ * the feed events it appended and the calls it cancelled, in order. The worker publishes them on its
+ * live channel once the task's completion is in the history; without a channel it ignores them.
+ * The toolrail plugin registers it.
  */
 export interface LiveSinks extends Sinks {
   toolrailLive: {
-    feedEvent(event: FeedEvent): void;
-    callsCancelled(cancelled: CancelledCalls): void;
+    taskEnded(items: LiveItem[]): void;
   };
 }

@@ -3,6 +3,7 @@ import type { BundleOptions, WorkflowBundleWithSourceMap } from '@temporalio/wor
 import { payloadConverterPath } from './payload-converter-path';
 import {
   compactionInterceptorsPath,
+  publishLiveInterceptorsPath,
   stackTracesOffPath,
   unreadableResultInterceptorsPath,
   workflowsPath,
@@ -62,9 +63,9 @@ const bundles = new Map<string, Promise<WorkflowBundleWithSourceMap>>();
 
 /**
  * Bundles toolrail's workflows with the workflow interceptor modules `interceptorModules` between
- * toolrail's own (first, those that refuse an activity result the session can never read; last,
- * those that carry a session's activity payloads compact), once per process for each choice of
- * them and of `stackTraces`.
+ * toolrail's own (first, those that refuse an activity result the session can never read and those
+ * that hand each task's feed events to the live channel; last, those that carry a session's
+ * activity payloads compact), once per process for each choice of them and of `stackTraces`.
  */
 export function bundleWorkflowsOnce(
   interceptorModules: readonly string[],
@@ -76,7 +77,12 @@ export function bundleWorkflowsOnce(
     bundle = bundleWorkflowCode({
       workflowsPath,
       payloadConverterPath,
-      workflowInterceptorModules: [unreadableResultInterceptorsPath, ...interceptorModules, compactionInterceptorsPath],
+      workflowInterceptorModules: [
+        unreadableResultInterceptorsPath,
+        publishLiveInterceptorsPath,
+        ...interceptorModules,
+        compactionInterceptorsPath,
+      ],
       // Run in the sandbox before the SDK freezes its globals: the only moment Error.stackTraceLimit can be set there.
       preloadModules: stackTraces ? [] : [stackTracesOffPath],
       logger: bundlerLogger,

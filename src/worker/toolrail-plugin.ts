@@ -32,7 +32,12 @@ import { joinUserWorkflows } from './join-user-workflows';
 import { tracingWorkflowInterceptorsModule } from './bundle-traced-session-workflows';
 import type { ToolrailPluginOptions } from './toolrail-plugin-options';
 import { ToolrailPluginError } from './toolrail-plugin-error';
-import { compactionInterceptorsPath, unreadableResultInterceptorsPath, workflowsPath } from './workflows-path';
+import {
+  compactionInterceptorsPath,
+  publishLiveInterceptorsPath,
+  unreadableResultInterceptorsPath,
+  workflowsPath,
+} from './workflows-path';
 
 /** The plugin's name, as Temporal lists plugins. */
 const pluginName = 'toolrail';
@@ -85,10 +90,12 @@ export class ToolrailPlugin
     // External Storage. Made at once: an install that cannot write a claim is refused here.
     const externalStorage = createExternalStorage(store);
     const tracing = options.tracing ? workerTracingOptions(options.tracing) : undefined;
-    // Every bundle has the interceptors that end a call whose result claim cannot be read and,
-    // innermost, those that carry a session's activity payloads compact (the activities' too).
+    // Every bundle has the interceptors that end a call whose result claim cannot be read, those
+    // that hand each task's feed events to the live channel and, innermost, those that carry a
+    // session's activity payloads compact (the activities' too).
     const workflowModules = [
       unreadableResultInterceptorsPath,
+      publishLiveInterceptorsPath,
       ...(tracing ? [tracingWorkflowInterceptorsModule] : []),
       compactionInterceptorsPath,
     ];

@@ -18,6 +18,12 @@ export const stackTracesOffPath = workflowsModule('stack-traces-off');
 /** The workflow interceptors every toolrail bundle has (`workflows/unreadable-result-interceptors.ts`). */
 export const unreadableResultInterceptorsPath = workflowsModule('unreadable-result-interceptors');
 /**
+ * The workflow interceptors every toolrail bundle has that hand each task's feed events to the
+ * live channel (`workflows/publish-live.ts`).
+ */
+export const publishLiveInterceptorsPath = workflowsModule('publish-live');
+
+/**
  * The workflow interceptors every toolrail bundle has last (innermost): a session's model and tool
  * activities carry their payloads compact (`src/compaction/workflow-interceptors.ts`).
  */
