@@ -8,16 +8,17 @@ const { toolrailLive } = proxySinks<LiveSinks>();
 let taskItems: LiveItem[] = [];
 
 /**
- * Hands a feed event this workflow task appended to the worker's live channel (which publishes it
- * once the task is durable). Not on replay: those events were handed over when they happened.
+ * Adds a feed event this workflow task appended to what the task hands to the worker's live channel
+ * as it ends (which publishes it once the task is durable). Not on replay: those events were handed
+ * over when they happened.
  */
 export function publishFeedEvent(event: FeedEvent): void {
   if (!workflowInfo().unsafe.isReplaying) taskItems.push({ event });
 }
 
 /**
- * Tells the worker's live channel which running calls this workflow task cancelled, so their
- * workers abort them at once.
+ * Adds the running calls this workflow task cancelled to what it hands to the worker's live channel
+ * as it ends, so their workers abort them at once.
  */
 export function publishCancelledCalls(cancelled: CancelledCalls): void {
   if (!workflowInfo().unsafe.isReplaying && (cancelled.model || cancelled.callIds.length > 0))
