@@ -8,7 +8,7 @@ import { feedView, installFeedHandlers } from './feed-view';
 import { publishFeedEvent } from './publish-live';
 import { createSession } from './session';
 import type { Session } from './session';
-import { sealLogWhenFull, storeMessages, storeQueuedMessages, storedAs } from './store-messages';
+import { logIsFull, sealLog, storeMessages, storeQueuedMessages, storedAs } from './store-messages';
 import { installHandlers } from './install-handlers';
 import { parentReports } from './parent-reports';
 import { sessionSpans } from './session-spans';
@@ -116,7 +116,7 @@ async function beginRun(session: Session): Promise<void> {
     typeof queued === 'string' ? await storeMessages(session, [{ role: 'user', text: queued }]) : [queued];
   if (message === undefined) throw new Error('the content store returned no reference for the user message');
   session.emit({ type: 'run_started', run: state.counters.runs + 1, queued, message });
-  await sealLogWhenFull(session);
+  if (logIsFull(session.state)) await sealLog(session);
 }
 
 /**

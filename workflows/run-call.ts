@@ -11,9 +11,11 @@ import { sessionStoreInput, withStore } from './with-store';
 
 /**
  * Runs one call in the caller's scope: toolrail's tool activity, or, for an activity tool, the
- * user's activity, whose result the turn stores with its results.
+ * user's activity, whose result the turn stores with its results. Not an `async` function: it
+ * hands on the activity's promise rather than make another (the caller's scope turns a throw into
+ * a rejection).
  */
-export async function runCall(session: Session, prepared: PreparedCall, approved: boolean): Promise<DispatchedCall> {
+export function runCall(session: Session, prepared: PreparedCall, approved: boolean): Promise<DispatchedCall> {
   const { state } = session;
   const { callId, toolName } = prepared;
   const target = prepared.execution.activity;

@@ -10,11 +10,12 @@ import { settleFailedCall } from './settle-failed-call';
 export type RunnableCall = { prepared: PreparedCall; approved: boolean };
 
 /**
- * Runs the calls of one batch, all scheduled in one workflow task, in the batch's cancellation scope, each in a
- * child scope of its own. With `siblingAbort: 'on-error'` the first failing call cancels the rest; an interrupt
- * cancels only `cancel` calls (`interruptRun`). Resolves to one outcome per call, in call order; never rejects.
+ * Runs the calls of one batch, all scheduled in one workflow task, in the batch's cancellation
+ * scope (none around a call alone), each in a child scope of its own. With `siblingAbort:
+ * 'on-error'` the first failing call cancels the rest; an interrupt cancels only `cancel` calls
+ * (`interruptRun`). Resolves to one outcome per call, in call order; never rejects.
  */
-export async function runCalls(session: Session, calls: readonly RunnableCall[]): Promise<DispatchedCall[]> {
+export function runCalls(session: Session, calls: readonly RunnableCall[]): Promise<DispatchedCall[]> {
   const { state, scopes } = session;
   const batch: { scope?: CancellationScope } = {};
   let failedFirst: { callId: string; toolName: string } | undefined;
@@ -46,6 +47,10 @@ export async function runCalls(session: Session, calls: readonly RunnableCall[])
     session.emit({ type: 'tool_ended', callId, tool: toolName, ...executed });
     return executed;
   };
+  // A call alone has no sibling to abort: no batch scope around it, which saves that scope's
+  // promises (the SDK records a stack trace for each promise a workflow makes).
+  const [alone] = calls;
+  if (calls.length === 1 && alone !== undefined) return runOne(alone).then((executed) => [executed]);
   batch.scope = new CancellationScope();
   return batch.scope.run(() => Promise.all(calls.map(runOne)));
 }

@@ -14,12 +14,17 @@ export function storeMessages(session: Session, messages: ConversationMessage[])
 }
 
 /**
- * Once the log's inline tail is full, seals it into a segment in the content store, so what the
- * workflow holds stays bounded.
+ * Whether the log's inline tail is full: then {@link sealLog} seals it, so what the workflow holds
+ * stays bounded. Apart from the sealing so that most turns make no promise for it (the SDK records a
+ * stack trace for each promise a workflow makes).
  */
-export async function sealLogWhenFull(session: Session): Promise<void> {
+export function logIsFull({ log }: Session['state']): boolean {
+  return log.tail.length >= segmentEntries;
+}
+
+/** Seals the log's inline tail into a segment in the content store. */
+export async function sealLog(session: Session): Promise<void> {
   const { state } = session;
-  if (state.log.tail.length < segmentEntries) return;
   const log = await contentWrites(session).sealLog({ ...sessionStoreInput(state), log: state.log });
   session.emit({ type: 'log_sealed', log });
 }

@@ -20,7 +20,7 @@ import { modelCallInput } from './model-call-input';
 import { narrowedCatalog } from './narrowed-catalog';
 import { emitShadowed, traced } from './session';
 import type { Session } from './session';
-import { sealLogWhenFull, storeMessages } from './store-messages';
+import { logIsFull, sealLog, storeMessages } from './store-messages';
 import { withStore } from './with-store';
 
 /** Model failures that mean the session itself is misconfigured: they fail the workflow loudly. */
@@ -91,7 +91,7 @@ export async function* runTurn(session: Session): AsyncGenerator<void, RunEnd> {
       ...(sealed ? { sealed } : {}),
       ...(systemKey === undefined ? {} : { systemKey }),
     });
-    await sealLogWhenFull(session);
+    if (logIsFull(session.state)) await sealLog(session);
 
     // What the model said: cut off, refused or filtered ends the run (none of its calls runs); a pause asks again.
     const outcome = modelFinishOutcome(finishReason, response.toolCalls.length);
@@ -111,7 +111,7 @@ export async function* runTurn(session: Session): AsyncGenerator<void, RunEnd> {
       const [message] = await storeMessages(session, [{ role: 'user', text }]);
       if (message === undefined) throw new Error('the content store returned no reference for the message');
       session.emit({ type: 'end_refused', text, message });
-      await sealLogWhenFull(session);
+      if (logIsFull(session.state)) await sealLog(session);
       return undefined;
     }
   } else {
@@ -161,7 +161,7 @@ export async function appendResults(session: Session): Promise<void> {
     };
   });
   session.emit({ type: 'results_appended', results });
-  await sealLogWhenFull(session);
+  if (logIsFull(session.state)) await sealLog(session);
 }
 
 /**

@@ -8,13 +8,14 @@ import { undecodableProblem } from '../src/session';
  * can never read (its External Storage claim's content is gone or corrupt, or no converter decodes
  * it) into a non-retryable `UNREADABLE_RESULT` failure of that activity, naming why: the call
  * fails like any failed activity (a model call fails the run, a tool call is settled from its
- * record or reported as failed, a store write fails the session), never the workflow task.
+ * record or reported as failed, a store write fails the session), never the workflow task. One
+ * `then` each, not `async` functions: the SDK records a stack trace for each promise a workflow makes.
  */
 export const interceptors: WorkflowInterceptorsFactory = () => ({
   outbound: [
     {
-      scheduleActivity: async (input, next) => readable(input.activityType, await next(input)),
-      scheduleLocalActivity: async (input, next) => readable(input.activityType, await next(input)),
+      scheduleActivity: (input, next) => next(input).then((result) => readable(input.activityType, result)),
+      scheduleLocalActivity: (input, next) => next(input).then((result) => readable(input.activityType, result)),
     },
   ],
 });

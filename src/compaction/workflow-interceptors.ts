@@ -19,8 +19,12 @@ export const interceptors: WorkflowInterceptorsFactory = () => {
   };
 };
 
-/** Schedules the activity `input` names, its input compact when it is a session's, and returns its result whole. */
-async function scheduleCompacted<Input extends { readonly activityType: string; readonly args: unknown[] }>(
+/**
+ * Schedules the activity `input` names, its input compact when it is a session's, and returns its
+ * result whole. One `then`, not an `async` function: the SDK records a stack trace for each promise
+ * a workflow makes.
+ */
+function scheduleCompacted<Input extends { readonly activityType: string; readonly args: unknown[] }>(
   workflowType: string,
   input: Input,
   next: (input: Input) => Promise<unknown>,
@@ -28,5 +32,7 @@ async function scheduleCompacted<Input extends { readonly activityType: string; 
   const compaction = activityPayloadCompaction(workflowType, input.activityType);
   if (compaction === undefined) return next(input);
   const [whole] = input.args;
-  return compaction.expandResult(await next({ ...input, args: [compaction.compactInput(whole)] }), whole);
+  return next({ ...input, args: [compaction.compactInput(whole)] }).then((result) =>
+    compaction.expandResult(result, whole),
+  );
 }
