@@ -57,21 +57,28 @@ export interface SessionBundleOptions {
    * `createWorker`'s `workflowStackTraces`).
    */
   stackTraces?: boolean;
+  /**
+   * Whether the sessions hand each workflow task's feed events to the worker's live channel (the
+   * plugin's `live`). Defaults to `true`. `createWorker` bundles without it when its worker has no
+   * live channel, so those events cost the worker nothing; a bundle without it keeps a worker's
+   * live channel silent (the `feed` query still reads every event).
+   */
+  live?: boolean;
 }
 
 const bundles = new Map<string, Promise<WorkflowBundleWithSourceMap>>();
 
 /**
  * Bundles toolrail's workflows with the workflow interceptor modules `interceptorModules` between
- * toolrail's own (first, those that refuse an activity result the session can never read and those
- * that hand each task's feed events to the live channel; last, those that carry a session's
- * activity payloads compact), once per process for each choice of them and of `stackTraces`.
+ * toolrail's own (first, those that refuse an activity result the session can never read and, with
+ * `live`, those that hand each task's feed events to the live channel; last, those that carry a
+ * session's activity payloads compact), once per process for each choice of them and the options.
  */
 export function bundleWorkflowsOnce(
   interceptorModules: readonly string[],
-  { stackTraces = false }: SessionBundleOptions,
+  { stackTraces = false, live = true }: SessionBundleOptions,
 ): Promise<WorkflowBundleWithSourceMap> {
-  const key = JSON.stringify([interceptorModules, stackTraces]);
+  const key = JSON.stringify([interceptorModules, stackTraces, live]);
   let bundle = bundles.get(key);
   if (bundle === undefined) {
     bundle = bundleWorkflowCode({
@@ -79,7 +86,7 @@ export function bundleWorkflowsOnce(
       payloadConverterPath,
       workflowInterceptorModules: [
         unreadableResultInterceptorsPath,
-        publishLiveInterceptorsPath,
+        ...(live ? [publishLiveInterceptorsPath] : []),
         ...interceptorModules,
         compactionInterceptorsPath,
       ],

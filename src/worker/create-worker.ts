@@ -2,6 +2,7 @@ import { Worker } from '@temporalio/worker';
 import type { NativeConnection, WorkerOptions, WorkflowBundle } from '@temporalio/worker';
 import type { AnyTool, ToolRegistry } from '../tools';
 import { bundleSessionWorkflows } from './bundle-session-workflows';
+import type { SessionBundleOptions } from './bundle-session-workflows';
 import { bundleTracedSessionWorkflows } from './bundle-traced-session-workflows';
 import { toolrailPlugin } from './toolrail-plugin';
 import type { ToolrailPluginOptions } from './toolrail-plugin-options';
@@ -59,13 +60,18 @@ export async function createWorker({
     connection,
     ...(namespace === undefined ? {} : { namespace }),
     taskQueue,
-    workflowBundle: workflowBundle ?? (await bundleFor(pluginOptions.tracing !== undefined, workflowStackTraces)),
+    workflowBundle:
+      workflowBundle ??
+      (await bundleFor(pluginOptions.tracing !== undefined, {
+        stackTraces: workflowStackTraces,
+        live: plugin.hasLiveChannel,
+      })),
     ...workerOptions,
     plugins: [plugin, ...(workerOptions?.plugins ?? [])],
   });
 }
 
-/** Toolrail's workflow bundle for a worker: traced or not, with stack traces or not. */
-function bundleFor(traced: boolean, stackTraces: boolean): Promise<WorkflowBundle> {
-  return traced ? bundleTracedSessionWorkflows({ stackTraces }) : bundleSessionWorkflows({ stackTraces });
+/** Toolrail's workflow bundle for a worker: traced or not, with stack traces or not, live or not. */
+function bundleFor(traced: boolean, options: SessionBundleOptions): Promise<WorkflowBundle> {
+  return traced ? bundleTracedSessionWorkflows(options) : bundleSessionWorkflows(options);
 }

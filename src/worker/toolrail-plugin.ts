@@ -90,12 +90,15 @@ export class ToolrailPlugin
     // External Storage. Made at once: an install that cannot write a claim is refused here.
     const externalStorage = createExternalStorage(store);
     const tracing = options.tracing ? workerTracingOptions(options.tracing) : undefined;
+    const opened = typeof options.live === 'object' ? undefined : openLiveChannel(options.live, { onError: warnLive });
+    this.#channel = typeof options.live === 'object' ? options.live : opened;
+    this.#ownsChannel = opened !== undefined;
     // Every bundle has the interceptors that end a call whose result claim cannot be read, those
-    // that hand each task's feed events to the live channel and, innermost, those that carry a
-    // session's activity payloads compact (the activities' too).
+    // that hand each task's feed events to the live channel (where there is one) and, innermost,
+    // those that carry a session's activity payloads compact (the activities' too).
     const workflowModules = [
       unreadableResultInterceptorsPath,
-      publishLiveInterceptorsPath,
+      ...(this.#channel ? [publishLiveInterceptorsPath] : []),
       ...(tracing ? [tracingWorkflowInterceptorsModule] : []),
       compactionInterceptorsPath,
     ];
@@ -107,13 +110,15 @@ export class ToolrailPlugin
       workerInterceptors: { ...tracing?.interceptors, activity, workflowModules },
       ...(tracing ? { clientInterceptors: tracing.interceptors.client ?? {} } : {}),
     });
-    const opened = typeof options.live === 'object' ? undefined : openLiveChannel(options.live, { onError: warnLive });
-    this.#channel = typeof options.live === 'object' ? options.live : opened;
-    this.#ownsChannel = opened !== undefined;
     this.contentStore = store;
     this.#settings = options;
     this.#registry = options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools ?? []);
     this.#tracing = tracing;
+  }
+
+  /** Whether the plugin has a live channel (`live`, or `TOOLRAIL_LIVE`). */
+  get hasLiveChannel(): boolean {
+    return this.#channel !== undefined;
   }
 
   /** Whether `plugin` is toolrail's (of any copy of the package). */

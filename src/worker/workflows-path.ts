@@ -18,8 +18,8 @@ export const stackTracesOffPath = workflowsModule('stack-traces-off');
 /** The workflow interceptors every toolrail bundle has (`workflows/unreadable-result-interceptors.ts`). */
 export const unreadableResultInterceptorsPath = workflowsModule('unreadable-result-interceptors');
 /**
- * The workflow interceptors every toolrail bundle has that hand each task's feed events to the
- * live channel (`workflows/publish-live.ts`).
+ * The workflow interceptors that hand each task's feed events to the live channel
+ * (`workflows/publish-live.ts`): in the bundles of workers that have one.
  */
 export const publishLiveInterceptorsPath = workflowsModule('publish-live');
 
