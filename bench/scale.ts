@@ -169,7 +169,10 @@ async function measureRound(
   run: (id: string) => Promise<void>,
   client: Client,
 ): Promise<ScaleRound> {
-  // The round starts on a quiet server and a quiet machine (no disk still writing back an earlier run).
+  // The round starts on a quiet server and a quiet machine (no disk still writing back an earlier
+  // run), and with this process's heap collected: no round pays for the garbage of the one before
+  // (its histories read), whichever variant ran it. `npm run bench` runs with `--expose-gc`.
+  gc?.();
   await untilIdle(() => server.cpuMs());
   const settleMs = await untilIdle(machineBusyMs, {
     idleMsPerSecond: machineIdleMsPerSecond,
