@@ -1,14 +1,17 @@
 import { buildModelSettingsSchema } from './model-settings';
 import type { ModelSettings } from './model-settings';
 
-// Apart from the builder: a module the workflow bundle never evaluates (the workflow builds the
-// schema only when it checks a start input, and lets it go after).
+type ModelSettingsSchema = ReturnType<typeof buildModelSettingsSchema>;
+let built: ModelSettingsSchema | undefined;
 
 /**
- * Which model a session uses and how it generates, as plain JSON (it travels in the workflow input).
- * API keys are never part of it: the worker reads them from its environment.
+ * The schema of which model a session uses and how it generates, as plain JSON (it travels in the
+ * workflow input), built on first use: the workflow bundle holds this module, and loads no zod until
+ * a schema is needed. API keys are never part of it: the worker reads them from its environment.
  */
-export const modelSettingsSchema = buildModelSettingsSchema();
+export function modelSettingsSchema(): ModelSettingsSchema {
+  return (built ??= buildModelSettingsSchema());
+}
 
 /**
  * Checks model settings: the parsed settings, or one line naming each problem
@@ -17,7 +20,7 @@ export const modelSettingsSchema = buildModelSettingsSchema();
 export function parseModelSettings(
   settings: unknown,
 ): { ok: true; settings: ModelSettings } | { ok: false; message: string } {
-  const parsed = modelSettingsSchema.safeParse(settings);
+  const parsed = modelSettingsSchema().safeParse(settings);
   if (parsed.success) return { ok: true, settings: parsed.data as ModelSettings };
   return { ok: false, message: `invalid model settings: ${parsed.error.issues.map(formatIssue).join('; ')}` };
 }

@@ -3,8 +3,7 @@ import { zod } from '../rules';
 
 // A deterministic part: the session input carries model settings, and the workflow checks that input
 // with the same schema the client uses (the models part re-exports all of it). Built by a function,
-// not at module evaluation: every workflow run evaluates the bundle's modules anew, and a schema
-// built there would cost each run its construction and each cached session its memory.
+// not at module evaluation: a worker whose sessions' start inputs the client checked never builds it.
 
 /** The models a worker builds itself from settings, with the official AI SDK providers (keys from its environment). */
 export const builtInProviders = ['openai', 'openai-responses', 'anthropic', 'scripted'] as const;
@@ -121,7 +120,7 @@ const connectionFields = ['baseUrl', 'apiKeyEnv', 'timeoutMs'] as const;
 
 /**
  * Builds the schema of which model a session uses and how it generates, as plain JSON (it travels in
- * the workflow input); `modelSettingsSchema` is one built once. API keys are never part of it: the
+ * the workflow input); `modelSettingsSchema()` is one built once. API keys are never part of it: the
  * worker reads them from its environment.
  */
 export function buildModelSettingsSchema() {

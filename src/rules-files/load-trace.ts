@@ -1,5 +1,5 @@
 import type { RuleDiagnostic, Trace } from '../rules/index';
-import { traceEventSchemas, traceSchema } from '../rules/index';
+import { traceSchemas } from '../rules/index';
 import { readSourceFile } from './read-source-file';
 
 /** A parsed trace, or the first problem with it. */
@@ -22,14 +22,15 @@ function firstProblem(value: unknown, issuePath: Path, message: string): { path:
   }
   const event = (value as { events?: unknown[] }).events?.[Number(issuePath[1])];
   const keys = typeof event === 'object' && event !== null ? Object.keys(event) : [];
-  const kind = keys.find((key): key is keyof typeof traceEventSchemas => Object.hasOwn(traceEventSchemas, key));
+  const { events } = traceSchemas();
+  const kind = keys.find((key): key is keyof typeof events => Object.hasOwn(events, key));
   if (keys.length !== 1 || kind === undefined) {
     return {
       path: issuePath,
       message: 'an event must be exactly one of {"user": text}, {"calls": [...]}, {"text": text}',
     };
   }
-  const issue = traceEventSchemas[kind].safeParse(event).error?.issues[0];
+  const issue = events[kind].safeParse(event).error?.issues[0];
   return issue === undefined
     ? { path: issuePath, message }
     : { path: [...issuePath, ...keysOf(issue.path)], message: issue.message };
@@ -39,7 +40,7 @@ function firstProblem(value: unknown, issuePath: Path, message: string): { path:
 export async function loadTrace(file: string): Promise<LoadTraceResult> {
   const parsed = await readSourceFile(file);
   if (!parsed.ok) return { ok: false, error: parsed.error };
-  const result = traceSchema.safeParse(parsed.source.value);
+  const result = traceSchemas().trace.safeParse(parsed.source.value);
   if (result.success) return { ok: true, trace: result.data };
   const issue = result.error.issues[0];
   const problem = firstProblem(parsed.source.value, keysOf(issue?.path ?? []), issue?.message ?? 'invalid trace');

@@ -55,7 +55,7 @@ export { importToolrail } from './formats/import-toolrail';
 export { importRules } from './formats/import-rules';
 export { detectFormat } from './formats/detect-format';
 export type { Trace, TraceEvent } from './simulate/trace-schema';
-export { traceSchema, traceEventSchemas } from './simulate/trace-schema';
+export { traceSchemas } from './simulate/trace-schema';
 export type { SimulationLine, SimulationResult, SimulatedCall } from './simulate/simulate-trace';
 export { simulateTrace } from './simulate/simulate-trace';
 export type { RuleGraph, RuleGraphEdge } from './graph/rule-graph';

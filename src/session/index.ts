@@ -131,8 +131,8 @@ export {
   checkSessionInput,
   sessionInputJsonSchema,
   sessionInputSchemaFile,
+  sessionStartInputSchema,
 } from './session-input-schema';
-export { sessionStartInputSchema } from './session-start-input-schema';
 export type { SessionInputCheck } from './session-input-schema';
 export {
   SessionInputError,

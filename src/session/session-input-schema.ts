@@ -15,7 +15,7 @@ import type { SessionInput } from './session-input';
  * Strict: an unknown key is a mistake. `session-input.schema.json` in the package is this schema as
  * JSON Schema. A new one each call: a workflow builds it for the one check of its first run and lets
  * it go (a schema built when the module is evaluated would cost every run its construction, and every
- * cached session its memory); {@link startInputSchema} is the one a process keeps.
+ * cached session its memory); {@link sessionStartInputSchema} is the one a process keeps.
  */
 export function buildSessionStartInputSchema() {
   const z = zod();
@@ -90,8 +90,11 @@ export function buildSessionStartInputSchema() {
 
 let keptStartInputSchema: ReturnType<typeof buildSessionStartInputSchema> | undefined;
 
-/** The start input's schema ({@link buildSessionStartInputSchema}), built on first use and kept. */
-export function startInputSchema(): ReturnType<typeof buildSessionStartInputSchema> {
+/**
+ * The start input of a session (the `agentSession` workflow's one argument), as the client and the
+ * workflow check it ({@link buildSessionStartInputSchema}), built on first use and kept.
+ */
+export function sessionStartInputSchema(): ReturnType<typeof buildSessionStartInputSchema> {
   return (keptStartInputSchema ??= buildSessionStartInputSchema());
 }
 
@@ -100,7 +103,7 @@ export type SessionInputCheck = { ok: true; input: SessionInput } | { ok: false;
 
 /**
  * Checks a session's start input with its schema (`schema`: default the one the process keeps, see
- * {@link startInputSchema}; a workflow passes one built for the check) and the rules' load-time
+ * {@link sessionStartInputSchema}; a workflow passes one built for the check) and the rules' load-time
  * checks, and lists every problem: no input, `null`, a payload the worker could not decode, unknown
  * keys (with the nearest known one), wrong types, a rules file's content instead of a compiled rule
  * set, a compiled rule set of another format or version, an unknown rule kind, rules that break the
@@ -110,7 +113,7 @@ export type SessionInputCheck = { ok: true; input: SessionInput } | { ok: false;
  */
 export function checkSessionInput(
   value: unknown,
-  schema: ReturnType<typeof buildSessionStartInputSchema> = startInputSchema(),
+  schema: ReturnType<typeof buildSessionStartInputSchema> = sessionStartInputSchema(),
 ): SessionInputCheck {
   const whole = wholeInputProblem(value);
   if (whole !== undefined) return { ok: false, problems: [{ path: '', problem: whole }] };
@@ -215,12 +218,12 @@ function fileFormatNote(format: string): string {
 export const sessionInputSchemaFile = 'schema/session-input.schema.json';
 
 /**
- * The start input's JSON Schema (draft 2020-12), generated from its zod schema ({@link startInputSchema}):
+ * The start input's JSON Schema (draft 2020-12), generated from its zod schema ({@link sessionStartInputSchema}):
  * what other clients validate a start input with. The package ships it as
  * `toolrail/session-input.schema.json`; a test keeps that file equal to this.
  */
 export function sessionInputJsonSchema(): Record<string, unknown> {
-  const generated = zod().toJSONSchema(startInputSchema(), { io: 'input' });
+  const generated = zod().toJSONSchema(sessionStartInputSchema(), { io: 'input' });
   const { $schema, ...rest } = generated as Record<string, unknown>;
   return {
     $schema,

@@ -89,8 +89,8 @@ type MessageInputSchemas = ReturnType<typeof buildMessageInputSchemas>;
 let builtMessageInputSchemas: MessageInputSchemas | undefined;
 
 /**
- * The payload shapes, built on first use: every workflow run evaluates its modules anew, and a
- * session that takes no signal or update then builds none of them.
+ * The payload shapes, built on first use and kept (the module is shared by the sessions of a
+ * workflow thread): a worker whose sessions take no signal or update builds none of them.
  */
 export function messageInputSchemas(): MessageInputSchemas {
   return (builtMessageInputSchemas ??= buildMessageInputSchemas());

@@ -35,6 +35,7 @@ import { ToolrailPluginError } from './toolrail-plugin-error';
 import {
   compactionInterceptorsPath,
   publishLiveInterceptorsPath,
+  sharedModulesPath,
   unreadableResultInterceptorsPath,
   workflowsPath,
 } from './workflows-path';
@@ -176,7 +177,9 @@ export class ToolrailPlugin
   }
 
   configureBundler(options: BundleOptions): BundleOptions {
-    return joinUserWorkflows(this.#simple.configureBundler(options));
+    const joined = joinUserWorkflows(this.#simple.configureBundler(options));
+    // toolrail's pure modules are evaluated once per workflow thread, not in every session's run.
+    return { ...joined, preloadModules: [...(joined.preloadModules ?? []), sharedModulesPath] };
   }
 
   async runWorker(worker: Worker, next: (w: Worker) => Promise<void>): Promise<void> {

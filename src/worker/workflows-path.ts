@@ -15,6 +15,9 @@ export const workflowsPath = workflowsModule('index');
 /** The module a bundle preloads to turn the workflows' stack traces off (`workflows/stack-traces-off.ts`). */
 export const stackTracesOffPath = workflowsModule('stack-traces-off');
 
+/** The modules every bundle preloads, to share them between sessions (`workflows/shared-modules.ts`). */
+export const sharedModulesPath = workflowsModule('shared-modules');
+
 /** The workflow interceptors every toolrail bundle has (`workflows/unreadable-result-interceptors.ts`). */
 export const unreadableResultInterceptorsPath = workflowsModule('unreadable-result-interceptors');
 /**

@@ -7,7 +7,7 @@ export type Zod = typeof z;
  * The schema parts kinds share: every rule's own fields (`id`, `description`, `enforcement`), a tool name, a
  * list of tools, a sequence position (one tool, or a list of alternatives) and a `run`/`session` scope.
  * Built with each rule-body schema, never when a module is evaluated (the workflow bundle holds these
- * modules, and every workflow run evaluates them anew).
+ * modules, and a worker that never checks a rule body never loads zod).
  */
 export function buildCommonRuleFields(zod: Zod) {
   /** A tool name as written in a rule: a non-empty string. */

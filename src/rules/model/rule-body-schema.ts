@@ -7,7 +7,7 @@ import type { RuleBody } from '../rule-kind-types';
 import { zod } from '../zod-on-first-use';
 
 // Built by functions, not at module evaluation: the workflow bundle includes this module (the
-// start input's check uses it), and every workflow run evaluates the bundle's modules anew.
+// start input's check uses it), and a worker that never checks a start input never loads zod.
 
 /** The schema of every registered kind's rule body, in the registry's order. */
 export function buildKindSchemas(kinds: readonly AnyRuleKind[] = registeredRuleKinds()): [KindSchema, ...KindSchema[]] {

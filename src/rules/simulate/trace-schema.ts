@@ -1,39 +1,53 @@
-import { z } from 'zod';
+import type { z } from 'zod';
+import { zod } from '../zod-on-first-use';
 
-/** One proposed call of a trace. */
-export const traceCallSchema = z
-  .object({
-    tool: z.string(),
-    args: z.unknown().optional(),
-    /** What the tool returned, if it was allowed to run. */
-    result: z.unknown().optional(),
-    /** The tool ran and failed. */
-    error: z.boolean().optional(),
-    /** For a tool that needs approval: `false` when the human refused. Defaults to approved. */
-    approved: z.boolean().optional(),
-  })
-  .strict();
+/**
+ * The schemas of a trace for `toolrail simulate`, built on first use: the workflow bundle holds this
+ * module (through the rules' entry), and zod loaded when it is evaluated would cost every worker
+ * that never reads a trace.
+ */
+export function traceSchemas(): TraceSchemas {
+  return (built ??= buildTraceSchemas());
+}
 
-/** The three kinds of trace event, by their key. */
-export const traceEventSchemas = {
-  user: z.object({ user: z.string() }).strict(),
-  calls: z.object({ calls: z.array(traceCallSchema) }).strict(),
-  text: z.object({ text: z.string() }).strict(),
-} as const;
+type TraceSchemas = ReturnType<typeof buildTraceSchemas>;
+let built: TraceSchemas | undefined;
 
-/** One event of a trace: a user message, one model response with calls, or a text answer. */
-export const traceEventSchema = z.union([traceEventSchemas.user, traceEventSchemas.calls, traceEventSchemas.text]);
-
-/** A recorded trace for `toolrail simulate`: the catalog and the events, in order. */
-export const traceSchema = z
-  .object({
-    description: z.string().optional(),
-    tools: z.array(z.string().min(1)),
-    events: z.array(traceEventSchema),
-  })
-  .strict();
+function buildTraceSchemas() {
+  const z = zod();
+  /** One proposed call of a trace. */
+  const call = z
+    .object({
+      tool: z.string(),
+      args: z.unknown().optional(),
+      /** What the tool returned, if it was allowed to run. */
+      result: z.unknown().optional(),
+      /** The tool ran and failed. */
+      error: z.boolean().optional(),
+      /** For a tool that needs approval: `false` when the human refused. Defaults to approved. */
+      approved: z.boolean().optional(),
+    })
+    .strict();
+  /** The three kinds of trace event, by their key. */
+  const events = {
+    user: z.object({ user: z.string() }).strict(),
+    calls: z.object({ calls: z.array(call) }).strict(),
+    text: z.object({ text: z.string() }).strict(),
+  } as const;
+  /** One event of a trace: a user message, one model response with calls, or a text answer. */
+  const event = z.union([events.user, events.calls, events.text]);
+  /** A recorded trace: the catalog and the events, in order. */
+  const trace = z
+    .object({
+      description: z.string().optional(),
+      tools: z.array(z.string().min(1)),
+      events: z.array(event),
+    })
+    .strict();
+  return { events, event, trace };
+}
 
 /** A parsed trace. */
-export type Trace = z.output<typeof traceSchema>;
+export type Trace = z.output<TraceSchemas['trace']>;
 /** One event of a {@link Trace}. */
-export type TraceEvent = z.output<typeof traceEventSchema>;
+export type TraceEvent = z.output<TraceSchemas['event']>;

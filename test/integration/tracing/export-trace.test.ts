@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { simulateCommand } from '../../../src/cli/commands/simulate';
 import { transcriptCommand } from '../../../src/cli/commands/transcript';
 import { createScriptedModel, textResponse, toolCallResponse } from '../../../src/models';
-import { simulateTrace, traceSchema } from '../../../src/rules';
+import { simulateTrace, traceSchemas } from '../../../src/rules';
 import type { SimulationLine } from '../../../src/rules';
 import { createSupportDeskTools } from '../../../examples/support-desk/support-desk-tools';
 import { connectToHarness, uniqueName } from '../../harness/connect';
@@ -75,7 +75,7 @@ describe('a recorded session exported as a trace', () => {
         const trace = await session.exportTrace();
 
         // What `toolrail simulate` reads: the trace parses with its schema.
-        expect(traceSchema.parse(JSON.parse(JSON.stringify(trace)))).toEqual(trace);
+        expect(traceSchemas().trace.parse(JSON.parse(JSON.stringify(trace)))).toEqual(trace);
         expect(trace.events[0]).toEqual({
           user: 'Open a ticket for ada@example.com about a broken mug and assign it to Sam.',
         });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RuleKind, formatDiagnostic, simulateTrace, traceSchema } from '../../../src/rules';
+import { RuleKind, formatDiagnostic, simulateTrace, traceSchemas } from '../../../src/rules';
 import type { CompiledRuleSet, Reason, RuleSettings, SimulationLine, Trace } from '../../../src/rules';
 import { loadRuleSet, loadTrace } from '../../../src/rules-files';
 import { compileRules } from '../../helpers/compile-rules';
@@ -261,7 +261,10 @@ const inlineCases: Case[] = [
 ].map(({ name, rules, trace }) => ({
   name,
   load: (settings?: RuleSettings) =>
-    Promise.resolve({ rules: compileRules(rules, settings ? { settings } : {}), trace: traceSchema.parse(trace) }),
+    Promise.resolve({
+      rules: compileRules(rules, settings ? { settings } : {}),
+      trace: traceSchemas().trace.parse(trace),
+    }),
 }));
 
 const cases = [...fixtureCases, ...inlineCases];
