@@ -14,8 +14,8 @@ import type { SessionInput } from './session-input';
  * client and the workflow check it: `SessionInput` without `carried`, which only continue-as-new sets.
  * Strict: an unknown key is a mistake. `session-input.schema.json` in the package is this schema as
  * JSON Schema. A new one each call: a workflow builds it for the one check of its first run and lets
- * it go (a schema built when the module is evaluated would cost every run its construction, and every
- * cached session its memory); {@link sessionStartInputSchema} is the one a process keeps.
+ * it go (built when the module is evaluated, it would load zod in every worker, and a preloaded zod is
+ * frozen by the SDK); {@link sessionStartInputSchema} is the one a process keeps.
  */
 export function buildSessionStartInputSchema() {
   const z = zod();
