@@ -23,6 +23,18 @@ function waitForApproval(session: SessionHandle, callId: string): Promise<Sessio
   );
 }
 
+/**
+ * The number of events in the session's history once no workflow task is pending, so a count
+ * taken before and after an update compares only what that update wrote.
+ */
+async function settledEventCount(session: SessionHandle): Promise<number> {
+  await pollUntil(
+    () => session.workflow.describe(),
+    (description) => !description.raw.pendingWorkflowTask,
+  );
+  return (await readSessionHistory(session)).events.length;
+}
+
 /** The message a rejected update carries (the validator's error). */
 async function rejectionOf(update: Promise<unknown>): Promise<string> {
   try {
@@ -86,19 +98,19 @@ describe('approvals of tool calls', () => {
         const metadata = await session.workflow.query<{ currentDetails?: string }>('__temporal_workflow_metadata');
         expect(metadata.currentDetails).toContain('**Waiting for approval**: `deploy` call `deploy_1`');
 
-        const beforeUnknown = (await readSessionHistory(session)).events.length;
+        const beforeUnknown = await settledEventCount(session);
         expect(await rejectionOf(session.approve('deploy_7'))).toMatch(
           /no call deploy_7 waits for approval; waiting: deploy_1/,
         );
-        expect((await readSessionHistory(session)).events.length).toBe(beforeUnknown);
+        expect(await settledEventCount(session)).toBe(beforeUnknown);
 
         await session.approve('deploy_1');
         await probe.started('deploy_1');
-        const beforeDuplicate = (await readSessionHistory(session)).events.length;
+        const beforeDuplicate = await settledEventCount(session);
         expect(await rejectionOf(session.deny('deploy_1', 'changed my mind'))).toMatch(
           /call deploy_1 was already decided/,
         );
-        expect((await readSessionHistory(session)).events.length).toBe(beforeDuplicate);
+        expect(await settledEventCount(session)).toBe(beforeDuplicate);
         probe.release('deploy_1');
 
         expect(await session.result()).toMatchObject({ lastRunEnd: 'answered', counters: { toolCalls: 1 } });
