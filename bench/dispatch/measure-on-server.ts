@@ -6,7 +6,7 @@ import { startDevServer } from '../../src/devserver/start-dev-server';
 import { createScriptedModel } from '../../src/models';
 import type { CompiledRuleSet } from '../../src/rules';
 import { compileRuleSet, formatDiagnostic, importRules } from '../../src/rules';
-import { bundlerLogger } from '../../src/worker/bundle-session-workflows';
+import { bundlerLogger } from '../../src/worker/session-bundle-options';
 import { createWorker } from '../../src/worker/create-worker';
 import { fetchJsonHistory } from '../../test/helpers/run-chain';
 import type { plainToolTurns } from '../plain-workflows';

@@ -12,7 +12,7 @@ import type { LanguageModelV4 } from '../../src/models';
 import type { ContentStore } from '../../src/store/content-store';
 import { openContentStore } from '../../src/store/open-content-store';
 import { defineTool } from '../../src/tools';
-import { bundleTypeScriptAsPublished, bundlerLogger } from '../../src/worker/bundle-session-workflows';
+import { bundleTypeScriptAsPublished, bundlerLogger } from '../../src/worker/session-bundle-options';
 import { createWorker } from '../../src/worker/create-worker';
 import { createBareActivities } from '../scale/bare-activities';
 

@@ -7,7 +7,7 @@
 import { writeHeapSnapshot } from 'node:v8';
 import { DefaultLogger, NativeConnection, Runtime, Worker, bundleWorkflowCode } from '@temporalio/worker';
 import { openContentStore } from '../../src/store/open-content-store';
-import { bundleTypeScriptAsPublished, bundlerLogger } from '../../src/worker/bundle-session-workflows';
+import { bundleTypeScriptAsPublished, bundlerLogger } from '../../src/worker/session-bundle-options';
 import { createWorker } from '../../src/worker/create-worker';
 import { requiredEnv, runAsProcess } from '../../test/fixtures/worker-process';
 import { createBareActivities } from './bare-activities';

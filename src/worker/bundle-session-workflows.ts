@@ -1,79 +1,13 @@
-import { bundleWorkflowCode } from '@temporalio/worker';
-import type { BundleOptions, WorkflowBundleWithSourceMap } from '@temporalio/worker';
-import { payloadConverterPath } from './payload-converter-path';
-import {
-  compactionInterceptorsPath,
-  publishLiveInterceptorsPath,
-  sharedModulesPath,
-  stackTracesOffPath,
-  unreadableResultInterceptorsPath,
-  workflowsPath,
-} from './workflows-path';
-
-/** A logger for `bundleWorkflowCode` that shows only the bundler's warnings and errors. */
-export const bundlerLogger = {
-  log: () => undefined,
-  trace: () => undefined,
-  debug: () => undefined,
-  info: () => undefined,
-  warn: (message: string) => process.stderr.write(`[bundler] ${message}\n`),
-  error: (message: string) => process.stderr.write(`[bundler] ${message}\n`),
-};
-
-/** The language level toolrail's compiled workflow code has (`tsconfig.json`'s target). */
-const workflowTarget = 'es2022';
-
-/**
- * Bundles TypeScript workflow sources (a worker run from source, the tests, the benchmarks) to the
- * language level of the published package: the bundler's default (ES2017) would turn every async
- * generator and object spread into helper calls and extra promises, each of which the SDK's promise
- * hook captures a stack for. Compiled JavaScript is bundled as it is. Every bundle leaves out the
- * exports no workflow uses and joins its modules into one scope: each workflow run evaluates anew
- * the bundle's modules that were not preloaded, so this makes every session start cheaper (about a
- * fifth less module evaluation per run, in a CPU profile of 200 sessions).
- */
-export const bundleTypeScriptAsPublished: NonNullable<BundleOptions['webpackConfigHook']> = (config) => {
-  for (const rule of config.module?.rules ?? []) {
-    if (typeof rule !== 'object' || rule === null || typeof rule.use !== 'object' || rule.use === null) continue;
-    const use = rule.use as { loader?: string; options?: { jsc?: { target?: string } } };
-    if (use.loader?.includes('swc-loader') && use.options?.jsc) use.options.jsc.target = workflowTarget;
-  }
-  config.optimization = {
-    ...config.optimization,
-    sideEffects: true,
-    usedExports: true,
-    providedExports: true,
-    innerGraph: true,
-    concatenateModules: true,
-  };
-  return config;
-};
-
-/** Options of {@link bundleSessionWorkflows} and `bundleTracedSessionWorkflows`. */
-export interface SessionBundleOptions {
-  /**
-   * Stack traces in workflow code: the frames the Temporal Web UI's Stack Trace tab shows for a
-   * session (the `__stack_trace` query) and those of an error made in workflow code. Defaults to
-   * `false`: capturing them costs about a fifth of a turn's workflow-thread CPU (see
-   * `createWorker`'s `workflowStackTraces`).
-   */
-  stackTraces?: boolean;
-  /**
-   * Whether the sessions hand each workflow task's feed events to the worker's live channel (the
-   * plugin's `live`). Defaults to `true`. `createWorker` bundles without it when its worker has no
-   * live channel, so those events cost the worker nothing; a bundle without it keeps a worker's
-   * live channel silent (the `feed` query still reads every event).
-   */
-  live?: boolean;
-}
+import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import type { SessionBundleOptions } from './session-bundle-options';
+import { bundleInChildProcess } from './workflow-bundler-process';
 
 const bundles = new Map<string, Promise<WorkflowBundleWithSourceMap>>();
 
 /**
  * Bundles toolrail's workflows with the workflow interceptor modules `interceptorModules` between
- * toolrail's own (first, those that refuse an activity result the session can never read and, with
- * `live`, those that hand each task's feed events to the live channel; last, those that carry a
- * session's activity payloads compact), once per process for each choice of them and the options.
+ * toolrail's own (see `sessionBundleOptions`), once per process for each choice of them and the
+ * options, in a short-lived child process (see `bundleInChildProcess`).
  */
 export function bundleWorkflowsOnce(
   interceptorModules: readonly string[],
@@ -82,30 +16,19 @@ export function bundleWorkflowsOnce(
   const key = JSON.stringify([interceptorModules, stackTraces, live]);
   let bundle = bundles.get(key);
   if (bundle === undefined) {
-    bundle = bundleWorkflowCode({
-      workflowsPath,
-      payloadConverterPath,
-      workflowInterceptorModules: [
-        unreadableResultInterceptorsPath,
-        ...(live ? [publishLiveInterceptorsPath] : []),
-        ...interceptorModules,
-        compactionInterceptorsPath,
-      ],
-      // Run in the sandbox before the SDK freezes its globals (the only moment Error.stackTraceLimit can
-      // be set there), then toolrail's pure modules, evaluated once per workflow thread.
-      preloadModules: [...(stackTraces ? [] : [stackTracesOffPath]), sharedModulesPath],
-      logger: bundlerLogger,
-      webpackConfigHook: bundleTypeScriptAsPublished,
-    });
+    bundle = bundleInChildProcess({ interceptorModules, stackTraces, live });
+    // A failed bundle is not kept: the next worker tries again.
+    bundle.catch(() => bundles.delete(key));
     bundles.set(key, bundle);
   }
   return bundle;
 }
 
 /**
- * Bundles toolrail's workflows once per process (webpack takes seconds), for workers and replay.
- * Pass the result as `workflowBundle` to start many workers quickly. Without `stackTraces: true`,
- * errors in workflow code capture no frames (see {@link SessionBundleOptions}).
+ * Bundles toolrail's workflows once per process (webpack takes seconds; it runs in a child process
+ * whose memory goes back to the system when it ends), for workers and replay. Pass the result as
+ * `workflowBundle` to start many workers quickly. Without `stackTraces: true`, errors in workflow
+ * code capture no frames (see {@link SessionBundleOptions}).
  */
 export function bundleSessionWorkflows(options: SessionBundleOptions = {}): Promise<WorkflowBundleWithSourceMap> {
   return bundleWorkflowsOnce([], options);

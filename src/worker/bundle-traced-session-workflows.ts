@@ -1,6 +1,6 @@
 import type { WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { bundleWorkflowsOnce } from './bundle-session-workflows';
-import type { SessionBundleOptions } from './bundle-session-workflows';
+import type { SessionBundleOptions } from './session-bundle-options';
 
 /** Temporal's OpenTelemetry workflow interceptors (span per workflow run and per scheduled activity). */
 export const tracingWorkflowInterceptorsModule =

@@ -2,7 +2,7 @@ import { Worker } from '@temporalio/worker';
 import type { NativeConnection, WorkerOptions, WorkflowBundle } from '@temporalio/worker';
 import type { AnyTool, ToolRegistry } from '../tools';
 import { bundleSessionWorkflows } from './bundle-session-workflows';
-import type { SessionBundleOptions } from './bundle-session-workflows';
+import type { SessionBundleOptions } from './session-bundle-options';
 import { bundleTracedSessionWorkflows } from './bundle-traced-session-workflows';
 import { toolrailPlugin } from './toolrail-plugin';
 import type { ToolrailPluginOptions } from './toolrail-plugin-options';
@@ -28,7 +28,8 @@ export interface CreateWorkerOptions extends ToolrailPluginOptions {
   workflowStackTraces?: boolean;
   /**
    * Pre-bundled workflow code; by default toolrail's workflows are bundled once per process
-   * (`bundleSessionWorkflows`, or `bundleTracedSessionWorkflows` with `tracing`).
+   * (`bundleSessionWorkflows`, or `bundleTracedSessionWorkflows` with `tracing`), in a short-lived
+   * child process so webpack's memory (about 300 MB) does not stay in the worker's.
    */
   workflowBundle?: WorkflowBundle;
   /**

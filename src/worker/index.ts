@@ -4,7 +4,7 @@
  * @module
  */
 export { bundleSessionWorkflows } from './bundle-session-workflows';
-export type { SessionBundleOptions } from './bundle-session-workflows';
+export type { SessionBundleOptions } from './session-bundle-options';
 export { bundleTracedSessionWorkflows } from './bundle-traced-session-workflows';
 export { createWorker } from './create-worker';
 export { toolrailPlugin, ToolrailPlugin } from './toolrail-plugin';
