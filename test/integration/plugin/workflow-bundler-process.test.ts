@@ -18,7 +18,7 @@ async function bundleInFreshProcess(mode: string): Promise<{ report: FreshBundle
 describe("toolrail's workflow bundle, made in a child process", () => {
   it("holds the session workflow, and webpack never compiles in the worker's process", async () => {
     const { report } = await bundleInFreshProcess('plain');
-    expect(report.error).toBeUndefined();
+    expect(report.errors).toEqual([]);
     expect(report.hasSessionWorkflow).toBe(true);
     expect(report.codeBytes).toBeGreaterThan(1_000_000);
     expect(report.webpackCompiledHere).toBe(false);
@@ -26,16 +26,21 @@ describe("toolrail's workflow bundle, made in a child process", () => {
 
   it("is made in the worker's own process, with one line saying so, where no child process can start", async () => {
     const { report, stderr } = await bundleInFreshProcess('no-child-process');
-    expect(report.error).toBeUndefined();
+    expect(report.errors).toEqual([]);
     expect(report.hasSessionWorkflow).toBe(true);
     expect(report.webpackCompiledHere).toBe(true);
     expect(stderr).toMatch(/\[bundler\] bundling in the worker's process: .*ENOENT/);
   });
 
-  it("fails with webpack's error, its details (the module it could not find) on stderr", async () => {
+  it("fails with webpack's error, its details (the module it could not find) on stderr, and is not kept: the next call bundles again", async () => {
     const { report, stderr } = await bundleInFreshProcess('missing-module');
-    expect(report.error).toMatch(/^Webpack finished with errors/);
+    expect(report.errors).toEqual([
+      expect.stringMatching(/^Webpack finished with errors/),
+      expect.stringMatching(/^Webpack finished with errors/),
+    ]);
     expect(stderr).toContain('/nonexistent/interceptors.js');
+    // Each call ran webpack in a process of its own: two compilations reported their error.
+    expect(stderr.match(/compiled with 1 error/g)).toHaveLength(2);
     expect(report.codeBytes).toBeUndefined();
     expect(report.webpackCompiledHere).toBe(false);
   });
